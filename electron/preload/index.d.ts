@@ -1,0 +1,7 @@
+import type { RendererApi } from '../../shared/ipc-contract.ts'
+
+declare global {
+  interface Window {
+    api: RendererApi
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod'
+import { engineEventSchema } from './event.ts'
+import { sessionSchema } from './session.ts'
+
+/** `navi status --json` prints an EngineState (shared/ipc-contract.ts). */
+
+/** `navi sessions --json` */
+export const sessionsOutputSchema = z.object({
+  generated_at: z.string(),
+  sessions: z.array(sessionSchema.extend({ project: z.string().nullable() })),
+})
+export type SessionsOutput = z.infer<typeof sessionsOutputSchema>
+
+/** `navi events --json` */
+export const eventsOutputSchema = z.object({ events: z.array(engineEventSchema) })
+export type EventsOutput = z.infer<typeof eventsOutputSchema>
+
+/** `navi doctor --json` */
+export const doctorCheckSchema = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  detail: z.string(),
+  fix: z.string().nullable(),
+})
+export const doctorOutputSchema = z.object({
+  checks: z.array(doctorCheckSchema),
+  corrupt_lines: z.record(z.string(), z.number()),
+  errors: z.array(z.string()),
+})
+export type DoctorCheck = z.infer<typeof doctorCheckSchema>
+export type DoctorOutput = z.infer<typeof doctorOutputSchema>
