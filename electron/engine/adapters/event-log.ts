@@ -1,0 +1,272 @@
+/**
+ * `$NAVI_HOME/pm/events.jsonl`: append-only, one event a line, rolling 24 h.
+ *
+ * Several engines (the tray app, `navi watch`) may share the file, so every write happens under a
+ * cross-process lock (proper-lockfile, a `<file>.lock` directory). Under that lock an appender first
+ * reads what others appended since its last known byte offset, so its id set is current, then appends
+ * only ids never logged: a restart or a second process never duplicates an event. Pruning rewrites the
+ * file atomically under the same lock, so an append waiting for the lock lands in the new file and
+ * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped.
+ */
+import type { Stats } from 'node:fs'
+import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises'
+import { dirname, join, basename } from 'node:path'
+import lockfile from 'proper-lockfile'
+import writeFileAtomic from 'write-file-atomic'
+import type { EngineEvent } from '../../../shared/schemas/event.ts'
+import {
+  EVENT_MAX_AGE_MS,
+  eventTime,
+  parseEventLine,
+  serializeEvent,
+  splitLogLines,
+} from '../core/event-line.ts'
+
+/** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
+export type EventLogClock = () => number | Date
+
+export interface EventLogOptions {
+  /** @default the system clock */
+  clock?: EventLogClock
+  /** Events older than this are pruned. @default 24 h */
+  maxAgeMs?: number
+  /** `pruneIfDue` prunes at most this often. @default 5 min */
+  pruneEveryMs?: number
+  /** A lock not refreshed for this long belongs to a dead process and is taken over. @default 10 s */
+  lockStaleMs?: number
+}
+
+export interface EventLogContents {
+  events: EngineEvent[]
+  /** Complete lines that are not valid events. */
+  corrupt: number
+}
+
+export interface PruneResult {
+  kept: number
+  /** Events older than the maximum age (and repeated ids), removed. */
+  dropped: number
+  /** Corrupt lines moved to the `.corrupt.jsonl` file. */
+  corrupt: number
+}
+
+export interface EventLog {
+  /** Append the events whose id was never logged; resolves with the ones actually written. */
+  append(events: readonly EngineEvent[]): Promise<EngineEvent[]>
+  /** Every event in the file, in file order; a half-written last line is ignored. Takes no lock. */
+  readAll(): Promise<EventLogContents>
+  /** Drop events older than the maximum age, move corrupt lines aside. */
+  prune(now?: Date | number): Promise<PruneResult>
+  /** `prune` when the last prune by this instance is older than `pruneEveryMs`; else null. */
+  pruneIfDue(now?: Date | number): Promise<PruneResult | null>
+  /** Wait for pending writes; later calls to append or prune reject. */
+  close(): Promise<void>
+  /** Path of the file corrupt lines are moved to. */
+  readonly corruptFile: string
+}
+
+/** Open (lazily: nothing is read or created before the first call) the event log in `file`. */
+export function createEventLog(file: string, options: EventLogOptions = {}): EventLog {
+  const clock = options.clock ?? Date.now
+  const maxAgeMs = options.maxAgeMs ?? EVENT_MAX_AGE_MS
+  const pruneEveryMs = options.pruneEveryMs ?? 5 * 60_000
+  const stale = options.lockStaleMs ?? 10_000
+  const corruptFile = join(dirname(file), `${basename(file, '.jsonl')}.corrupt.jsonl`)
+  const nowMs = (now?: Date | number): number => toMs(now ?? clock())
+
+  /** Ids in the file (as of `offset`), with their event time, so appends can skip known ones. */
+  let known = new Map<string, number>()
+  /** Bytes of the file already folded into `known`; always at a line boundary. */
+  let offset = 0
+  /** Which file `offset` refers to: a prune by anyone replaces the file with a new inode. */
+  let identity: string | null = null
+  let lastPruneAt = -Infinity
+  let closed = false
+  let queue: Promise<unknown> = Promise.resolve()
+
+  /** One operation at a time within this instance; the file lock orders us against other instances. */
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new Error(`event log ${file} is closed`))
+    const run = queue.then(task, task)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  const withLock = async <T>(task: () => Promise<T>): Promise<T> => {
+    await mkdir(dirname(file), { recursive: true })
+    await (await open(file, 'a')).close()
+    const release = await lockfile.lock(file, {
+      stale,
+      realpath: false,
+      retries: { retries: 400, minTimeout: 5, maxTimeout: 100, factor: 1.3, randomize: true },
+      // The default throws from a timer and kills the process; losing the lock mid-append is survivable.
+      onCompromised: () => undefined,
+    })
+    try {
+      return await task()
+    } finally {
+      await release().catch(() => undefined)
+    }
+  }
+
+  /** Fold in the lines appended (by anyone) since `offset`. Call under the lock. */
+  const refresh = async (): Promise<{ size: number; partialTail: boolean }> => {
+    const st = await stat(file)
+    if (identityOf(st) !== identity || st.size < offset) {
+      identity = identityOf(st)
+      offset = 0
+    }
+    // Read from one byte before the offset: it must be the newline ending the last line we folded in,
+    // otherwise the file is not the one we knew (e.g. replaced twice, reusing an inode) and we start over.
+    const from = Math.max(0, offset - 1)
+    let bytes = await readRange(file, from, st.size)
+    if (offset > 0 && bytes[0] !== 0x0a) {
+      offset = 0
+      bytes = await readRange(file, 0, st.size)
+    } else if (offset > 0) {
+      bytes = bytes.subarray(1)
+    }
+    const end = bytes.lastIndexOf(0x0a) + 1
+    for (const line of splitLogLines(bytes.subarray(0, end).toString('utf8')).lines) {
+      const event = parseEventLine(line)
+      if (event) known.set(event.id, eventTime(event))
+    }
+    offset += end
+    return { size: st.size, partialTail: st.size > offset }
+  }
+
+  const append = (events: readonly EngineEvent[]): Promise<EngineEvent[]> =>
+    serial(() =>
+      withLock(async () => {
+        const { size, partialTail } = await refresh()
+        const fresh: EngineEvent[] = []
+        const lines: string[] = []
+        const batch = new Set<string>()
+        for (const event of events) {
+          if (known.has(event.id) || batch.has(event.id)) continue
+          const line = serializeEvent(event)
+          // Only write what reads back as an event; anything else would be a corrupt line.
+          if (!parseEventLine(line)) continue
+          batch.add(event.id)
+          fresh.push(event)
+          lines.push(line)
+        }
+        if (fresh.length === 0) return []
+        // Under the lock nobody is mid-write, so an unterminated tail is a crash leftover: end it, so our
+        // first line does not get glued to it (the prune then moves it to the corrupt file).
+        const text = `${partialTail ? '\n' : ''}${lines.join('\n')}\n`
+        const written = await appendDurably(file, Buffer.from(text, 'utf8'))
+        offset = size + written
+        for (const event of fresh) known.set(event.id, eventTime(event))
+        return fresh
+      }),
+    )
+
+  const prune = (now?: Date | number): Promise<PruneResult> =>
+    serial(() =>
+      withLock(async () => {
+        const at = nowMs(now)
+        const cutoff = at - maxAgeMs
+        const { lines, partial } = splitLogLines(await readFile(file, 'utf8'))
+        // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
+        if (partial.trim() !== '') lines.push(partial)
+        const kept: string[] = []
+        const keptIds = new Map<string, number>()
+        const corrupt: string[] = []
+        let dropped = 0
+        for (const line of lines) {
+          const event = parseEventLine(line)
+          if (!event) corrupt.push(line)
+          else if (eventTime(event) < cutoff || keptIds.has(event.id)) dropped++
+          else {
+            kept.push(line)
+            keptIds.set(event.id, eventTime(event))
+          }
+        }
+        lastPruneAt = at
+        const result = { kept: kept.length, dropped, corrupt: corrupt.length }
+        if (dropped === 0 && corrupt.length === 0 && partial === '') return result
+        // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
+        if (corrupt.length > 0) await appendFile(corruptFile, `${corrupt.join('\n')}\n`, 'utf8')
+        await writeFileAtomic(file, kept.map((line) => `${line}\n`).join(''), { fsync: true })
+        const st = await stat(file)
+        identity = identityOf(st)
+        offset = st.size
+        known = keptIds
+        return result
+      }),
+    )
+
+  return {
+    corruptFile,
+    append,
+    prune,
+    pruneIfDue: async (now) => (nowMs(now) - lastPruneAt >= pruneEveryMs ? prune(now) : null),
+    readAll: async () => {
+      let text: string
+      try {
+        text = await readFile(file, 'utf8')
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], corrupt: 0 }
+        throw err
+      }
+      const { lines, partial } = splitLogLines(text)
+      const events: EngineEvent[] = []
+      let corrupt = 0
+      for (const line of lines) {
+        const event = parseEventLine(line)
+        if (event) events.push(event)
+        else corrupt++
+      }
+      // A half-written last line is not counted: it may be complete a moment later.
+      const last = parseEventLine(partial)
+      if (last) events.push(last)
+      return { events, corrupt }
+    },
+    close: async () => {
+      closed = true
+      await queue
+    },
+  }
+}
+
+function identityOf(st: Stats): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeMs}`
+}
+
+function toMs(time: Date | number): number {
+  return typeof time === 'number' ? time : time.getTime()
+}
+
+async function readRange(file: string, from: number, to: number): Promise<Buffer> {
+  if (to <= from) return Buffer.alloc(0)
+  const handle = await open(file, 'r')
+  try {
+    const buffer = Buffer.alloc(to - from)
+    let read = 0
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, from + read)
+      if (bytesRead === 0) break
+      read += bytesRead
+    }
+    return buffer.subarray(0, read)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** One O_APPEND write of the whole buffer, flushed to disk; resolves with the bytes written. */
+async function appendDurably(file: string, data: Buffer): Promise<number> {
+  const handle = await open(file, 'a')
+  try {
+    let written = 0
+    while (written < data.length) {
+      const { bytesWritten } = await handle.write(data, written, data.length - written)
+      written += bytesWritten
+    }
+    await handle.datasync()
+    return written
+  } finally {
+    await handle.close()
+  }
+}

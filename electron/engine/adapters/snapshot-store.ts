@@ -1,0 +1,144 @@
+/**
+ * The last snapshot of every project, one JSON file each under `$NAVI_HOME/pm/snapshots/`, so a restart
+ * diffs against what was true when Navi stopped (commits made meanwhile appear once). Files are named
+ * `<safe name>-<hash of project_dir>.json`: names can collide, directories cannot.
+ */
+import { createHash } from 'node:crypto'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import { z } from 'zod'
+import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
+
+export const snapshotMetaSchema = z.object({
+  /** When the engine completed its first cycle ever; null before. Events are only derived after it. */
+  baselineAt: z.string().nullable(),
+})
+export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>
+
+export interface SnapshotStoreError {
+  file: string
+  message: string
+}
+
+export interface SnapshotStore {
+  /** Every valid snapshot by `project_dir`. Invalid files are skipped (kept on disk) and reported. */
+  loadAll(): Promise<Map<string, ProjectSnapshot>>
+  /** Problems met by the last `loadAll` or `loadMeta`. */
+  errors(): SnapshotStoreError[]
+  /** Write one project's snapshot atomically (replacing its file even when the name changed). */
+  save(snapshot: ProjectSnapshot): Promise<void>
+  /** Forget a project. */
+  remove(projectDir: string): Promise<void>
+  /** `{ baselineAt: null }` when there is no (valid) meta file. */
+  loadMeta(): Promise<SnapshotMeta>
+  saveMeta(meta: SnapshotMeta): Promise<void>
+}
+
+const META_FILE = 'meta.json'
+const SNAPSHOT_FILE = /-([0-9a-f]{12})\.json$/
+
+/** 12 hex chars of SHA-1 of the project directory. */
+export function projectDirHash(projectDir: string): string {
+  return createHash('sha1').update(projectDir).digest('hex').slice(0, 12)
+}
+
+/** `<safe name>-<hash>.json`: the name reduced to `[A-Za-z0-9._-]`, at most 40 chars. */
+export function snapshotFileName(snapshot: Pick<ProjectSnapshot, 'name' | 'project_dir'>): string {
+  const safe = snapshot.name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 40)
+  return `${safe || 'project'}-${projectDirHash(snapshot.project_dir)}.json`
+}
+
+/** A snapshot store in `dir` (created on the first write). */
+export function createSnapshotStore(dir: string): SnapshotStore {
+  let lastErrors: SnapshotStoreError[] = []
+
+  const listFiles = async (): Promise<string[]> => {
+    try {
+      return (await readdir(dir)).filter((name) => SNAPSHOT_FILE.test(name))
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw err
+    }
+  }
+
+  const filesOf = async (projectDir: string): Promise<string[]> => {
+    const suffix = `-${projectDirHash(projectDir)}.json`
+    return (await listFiles()).filter((name) => name.endsWith(suffix))
+  }
+
+  const readJson = async (file: string): Promise<unknown> =>
+    JSON.parse(await readFile(file, 'utf8'))
+
+  return {
+    errors: () => lastErrors,
+
+    async loadAll() {
+      const errors: SnapshotStoreError[] = []
+      const snapshots = new Map<string, ProjectSnapshot>()
+      for (const name of (await listFiles()).sort()) {
+        const file = join(dir, name)
+        let parsed: ReturnType<typeof projectSnapshotSchema.safeParse>
+        try {
+          parsed = projectSnapshotSchema.safeParse(await readJson(file))
+        } catch (err) {
+          errors.push({ file, message: `unreadable snapshot: ${errorText(err)}` })
+          continue
+        }
+        if (!parsed.success) {
+          errors.push({ file, message: `invalid snapshot: ${z.prettifyError(parsed.error)}` })
+          continue
+        }
+        // Two files for one directory only after a crash between write and clean-up: newest wins.
+        const previous = snapshots.get(parsed.data.project_dir)
+        if (!previous || previous.captured_at < parsed.data.captured_at) {
+          snapshots.set(parsed.data.project_dir, parsed.data)
+        }
+      }
+      lastErrors = errors
+      return snapshots
+    },
+
+    async save(snapshot) {
+      await mkdir(dir, { recursive: true })
+      const name = snapshotFileName(snapshot)
+      await writeFileAtomic(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`)
+      for (const stale of await filesOf(snapshot.project_dir)) {
+        if (stale !== name) await rm(join(dir, stale), { force: true })
+      }
+    },
+
+    async remove(projectDir) {
+      for (const name of await filesOf(projectDir)) await rm(join(dir, name), { force: true })
+    },
+
+    async loadMeta() {
+      const file = join(dir, META_FILE)
+      try {
+        const parsed = snapshotMetaSchema.safeParse(await readJson(file))
+        if (parsed.success) return parsed.data
+        lastErrors = [...lastErrors, { file, message: 'invalid meta.json, treated as no baseline' }]
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+          lastErrors = [...lastErrors, { file, message: `unreadable meta.json: ${errorText(err)}` }]
+        }
+      }
+      return { baselineAt: null }
+    },
+
+    async saveMeta(meta) {
+      await mkdir(dir, { recursive: true })
+      await writeFileAtomic(
+        join(dir, META_FILE),
+        `${JSON.stringify(snapshotMetaSchema.parse(meta))}\n`,
+      )
+    },
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,110 @@
+/**
+ * Lines of `$NAVI_HOME/pm/events.jsonl` and the pure operations on events read back from it. The
+ * adapter (`adapters/event-log.ts`) only moves bytes; everything that decides lives here.
+ */
+import { createHash } from 'node:crypto'
+import {
+  engineEventSchema,
+  type EngineEvent,
+  type EventType,
+} from '../../../shared/schemas/event.ts'
+
+/** How long the log keeps events. @default 24 h */
+export const EVENT_MAX_AGE_MS = 24 * 60 * 60 * 1000
+
+/** One JSON line without its newline. JSON escapes newlines inside strings, so it never spans lines. */
+export function serializeEvent(event: EngineEvent): string {
+  const { id, timestamp, type, project, session, details } = event
+  return JSON.stringify({
+    id,
+    timestamp,
+    type,
+    project,
+    ...(session !== undefined && { session }),
+    details,
+  })
+}
+
+/**
+ * One line back into an event, or null when it is not one: not JSON, not the event shape, or a
+ * timestamp that is not a date (such a line could never be pruned, so it counts as corrupt).
+ */
+export function parseEventLine(line: string): EngineEvent | null {
+  const text = line.trim()
+  if (text === '') return null
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return null
+  }
+  const parsed = engineEventSchema.safeParse(json)
+  if (!parsed.success || Number.isNaN(Date.parse(parsed.data.timestamp))) return null
+  return parsed.data
+}
+
+/**
+ * A stable id from what identifies a change (type, project, sha, ...): the same parts always give the
+ * same id, so a restarted or second engine recognises an event already logged. 16 hex chars of SHA-1.
+ */
+export function eventId(parts: readonly string[]): string {
+  return createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 16)
+}
+
+/** Epoch milliseconds of an event's timestamp; NaN when it is not a date. */
+export function eventTime(event: Pick<EngineEvent, 'timestamp'>): number {
+  return Date.parse(event.timestamp)
+}
+
+/** The events not older than `maxAgeMs` at `now`, in their order. */
+export function pruneEvents(
+  events: readonly EngineEvent[],
+  now: Date | number,
+  maxAgeMs: number = EVENT_MAX_AGE_MS,
+): EngineEvent[] {
+  const cutoff = toMs(now) - maxAgeMs
+  return events.filter((e) => eventTime(e) >= cutoff)
+}
+
+export interface EventFilter {
+  /** Only events at or after this moment. */
+  since?: Date | number
+  /** Only events of the project with this name. */
+  project?: string
+  /** Only events of these types (all when absent or empty). */
+  types?: readonly EventType[]
+}
+
+/** Matching events, newest first; among equal timestamps the later-logged one comes first. */
+export function filterEvents(
+  events: readonly EngineEvent[],
+  filter: EventFilter = {},
+): EngineEvent[] {
+  const since = filter.since === undefined ? -Infinity : toMs(filter.since)
+  const types = filter.types && filter.types.length > 0 ? new Set(filter.types) : null
+  return events
+    .map((event, index) => ({ event, index, at: eventTime(event) }))
+    .filter(
+      ({ event, at }) =>
+        at >= since &&
+        (filter.project === undefined || event.project === filter.project) &&
+        (types === null || types.has(event.type)),
+    )
+    .sort((a, b) => b.at - a.at || b.index - a.index)
+    .map(({ event }) => event)
+}
+
+function toMs(time: Date | number): number {
+  return typeof time === 'number' ? time : time.getTime()
+}
+
+/**
+ * Split log text into its complete lines and the unterminated rest (a line still being written, or left
+ * half-written by a crash). Blank lines are dropped; `\r\n` endings are tolerated.
+ */
+export function splitLogLines(text: string): { lines: string[]; partial: string } {
+  const parts = text.split('\n')
+  const partial = parts.pop() ?? ''
+  const lines = parts.map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '')
+  return { lines, partial }
+}

@@ -1,0 +1,91 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../electron/engine/adapters/config-file.ts'
+import { defaultConfig } from '../../electron/engine/core/config.ts'
+import type { EnginePaths } from '../../electron/engine/core/paths.ts'
+
+let root: string
+let paths: EnginePaths
+let configFile: string
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'navi-config-'))
+  paths = {
+    naviHome: join(root, 'navi'),
+    claudeConfigDir: join(root, 'claude'),
+    codexHome: join(root, 'codex'),
+  }
+  configFile = join(paths.naviHome, 'config.yaml')
+})
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+/** Load and check that the file was left exactly as it was: same bytes, same mtime, same inode. */
+async function loadUntouched() {
+  const before = await stat(configFile)
+  const bytes = await readFile(configFile)
+  const loaded = await loadConfig(paths, '/home/ada')
+  const after = await stat(configFile)
+  expect(await readFile(configFile)).toEqual(bytes)
+  expect(after.mtimeMs).toBe(before.mtimeMs)
+  expect(after.ino).toBe(before.ino)
+  expect(await readdir(paths.naviHome)).toEqual(['config.yaml'])
+  return loaded
+}
+
+describe('loadConfig', () => {
+  it('gives the defaults without error when there is no file, and creates none', async () => {
+    expect(await loadConfig(paths)).toEqual({ config: defaultConfig(), errors: [], exists: false })
+    await expect(stat(paths.naviHome)).rejects.toThrow()
+  })
+
+  it('reads a valid file and leaves it untouched', async () => {
+    await mkdir(paths.naviHome, { recursive: true })
+    await writeFile(
+      configFile,
+      '# my projects\nprojects:\n  - path: ~/workspace/apollo   # main one\n    tasks: docs/backlog.md\npoll_interval: 45s\n',
+    )
+    const loaded = await loadUntouched()
+    expect(loaded).toEqual({
+      config: {
+        projects: [
+          {
+            path: '/home/ada/workspace/apollo',
+            tasks: '/home/ada/workspace/apollo/docs/backlog.md',
+          },
+        ],
+        ignore: [],
+        pollIntervalMs: 45_000,
+      },
+      errors: [],
+      exists: true,
+    })
+  })
+
+  it('reports an invalid file with file and line, uses the defaults and leaves the file untouched', async () => {
+    await mkdir(paths.naviHome, { recursive: true })
+    await writeFile(configFile, 'projects:\n  - path: ~/a\n    pth: ~/b\npoll_interval: 30s\n')
+    const loaded = await loadUntouched()
+    expect(loaded.config).toEqual(defaultConfig())
+    expect(loaded.exists).toBe(true)
+    expect(loaded.errors).toHaveLength(1)
+    expect(loaded.errors[0]).toMatchObject({ file: configFile, line: 3 })
+    expect(loaded.errors[0]?.message).toContain("projects[0]: unknown key 'pth'")
+  })
+
+  it('reports an unreadable file as an error, with the defaults', async () => {
+    await mkdir(paths.naviHome, { recursive: true })
+    // A directory where the file should be: EISDIR, whatever the user's privileges.
+    await mkdir(configFile)
+    const loaded = await loadConfig(paths)
+    expect(loaded.config).toEqual(defaultConfig())
+    expect(loaded.exists).toBe(true)
+    expect(loaded.errors).toHaveLength(1)
+    expect(loaded.errors[0]?.file).toBe(configFile)
+    expect(loaded.errors[0]?.message).toMatch(/^cannot read the file: /)
+  })
+})

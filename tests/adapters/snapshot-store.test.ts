@@ -1,0 +1,164 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  createSnapshotStore,
+  projectDirHash,
+  snapshotFileName,
+} from '../../electron/engine/adapters/snapshot-store.ts'
+import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+
+const snapshot = (
+  projectDir: string,
+  name: string,
+  capturedAt = '2025-06-02T12:00:00.000Z',
+): ProjectSnapshot => ({
+  name,
+  project_dir: projectDir,
+  is_git: true,
+  registered: false,
+  session_names: ['fix login'],
+  head_sha: 'abc123',
+  branch: 'main',
+  commits_ahead: 0,
+  dirty: false,
+  has_pr: null,
+  current_pbi: {
+    id: 'PBI-8',
+    title: 'Research',
+    tasks: { done: 1, in_progress: 1, todo: 2, total: 4 },
+  },
+  session_status: 'working',
+  session_status_reason: null,
+  last_activity: '2025-06-02T11:59:00.000Z',
+  captured_at: capturedAt,
+  attention: 'active',
+  git: null,
+  sessions: [],
+  task_lists: [],
+  errors: [],
+})
+
+let root: string
+let dir: string
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'navi-snapshots-'))
+  dir = join(root, 'pm', 'snapshots')
+})
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('snapshot store', () => {
+  it('is empty before anything was saved, without creating the directory', async () => {
+    const store = createSnapshotStore(dir)
+    expect((await store.loadAll()).size).toBe(0)
+    expect(await store.loadMeta()).toEqual({ baselineAt: null })
+    expect(store.errors()).toEqual([])
+    await expect(readdir(dir)).rejects.toThrow()
+  })
+
+  it('saves one file per project and loads them back by project_dir', async () => {
+    const store = createSnapshotStore(dir)
+    const a = snapshot('/work/a/app', 'app')
+    const b = snapshot('/work/b/app', 'app')
+    await store.save(a)
+    await store.save(b)
+    const files = (await readdir(dir)).sort()
+    expect(files).toHaveLength(2)
+    expect(files).toEqual(
+      [
+        `app-${projectDirHash('/work/a/app')}.json`,
+        `app-${projectDirHash('/work/b/app')}.json`,
+      ].sort(),
+    )
+    const loaded = await createSnapshotStore(dir).loadAll()
+    expect(loaded).toEqual(
+      new Map([
+        ['/work/a/app', a],
+        ['/work/b/app', b],
+      ]),
+    )
+  })
+
+  it('replaces a snapshot, also when the project name changed', async () => {
+    const store = createSnapshotStore(dir)
+    await store.save(snapshot('/work/a/app', 'app'))
+    const renamed = { ...snapshot('/work/a/app', 'app-2'), head_sha: 'def456' }
+    await store.save(renamed)
+    expect(await readdir(dir)).toEqual([snapshotFileName(renamed)])
+    expect((await store.loadAll()).get('/work/a/app')).toEqual(renamed)
+  })
+
+  it('makes unsafe names safe', () => {
+    expect(snapshotFileName({ name: '../../etc/passwd', project_dir: '/x' })).toMatch(
+      /^etc_passwd-[0-9a-f]{12}\.json$/,
+    )
+    expect(snapshotFileName({ name: '???', project_dir: '/x' })).toMatch(
+      /^project-[0-9a-f]{12}\.json$/,
+    )
+  })
+
+  it('removes a project', async () => {
+    const store = createSnapshotStore(dir)
+    await store.save(snapshot('/work/a/app', 'app'))
+    await store.save(snapshot('/work/b/lib', 'lib'))
+    await store.remove('/work/a/app')
+    await store.remove('/work/never/saved')
+    expect([...(await store.loadAll()).keys()]).toEqual(['/work/b/lib'])
+  })
+
+  it('skips invalid files with an error and leaves them on disk', async () => {
+    const store = createSnapshotStore(dir)
+    await store.save(snapshot('/work/a/app', 'app'))
+    const broken = join(dir, `broken-${projectDirHash('/work/broken')}.json`)
+    const wrongShape = join(dir, `shape-${projectDirHash('/work/shape')}.json`)
+    await writeFile(broken, '{"name": "brok')
+    await writeFile(
+      wrongShape,
+      JSON.stringify({ ...snapshot('/work/shape', 'shape'), dirty: 'yes' }),
+    )
+    await writeFile(join(dir, 'notes.txt'), 'not a snapshot')
+
+    const loaded = await store.loadAll()
+    expect([...loaded.keys()]).toEqual(['/work/a/app'])
+    expect(
+      store
+        .errors()
+        .map((e) => e.file)
+        .sort(),
+    ).toEqual([broken, wrongShape].sort())
+    expect(store.errors().find((e) => e.file === wrongShape)?.message).toContain('dirty')
+    expect(await readFile(broken, 'utf8')).toBe('{"name": "brok')
+  })
+
+  it('keeps the newest when two files name the same directory', async () => {
+    await mkdir(dir, { recursive: true })
+    const older = snapshot('/work/a/app', 'app', '2025-06-01T00:00:00.000Z')
+    const newer = snapshot('/work/a/app', 'renamed', '2025-06-02T00:00:00.000Z')
+    await writeFile(join(dir, snapshotFileName(newer)), JSON.stringify(newer))
+    await writeFile(join(dir, snapshotFileName(older)), JSON.stringify(older))
+    expect((await createSnapshotStore(dir).loadAll()).get('/work/a/app')).toEqual(newer)
+  })
+
+  it('stores the baseline time in meta.json, apart from the snapshots', async () => {
+    const store = createSnapshotStore(dir)
+    await store.saveMeta({ baselineAt: '2025-06-02T12:00:00.000Z' })
+    expect(await createSnapshotStore(dir).loadMeta()).toEqual({
+      baselineAt: '2025-06-02T12:00:00.000Z',
+    })
+    expect((await store.loadAll()).size).toBe(0)
+    expect(store.errors()).toEqual([])
+  })
+
+  it('treats an invalid meta.json as no baseline, with an error', async () => {
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, 'meta.json'), '{"baselineAt": 42}')
+    const store = createSnapshotStore(dir)
+    expect(await store.loadMeta()).toEqual({ baselineAt: null })
+    expect(store.errors()).toHaveLength(1)
+  })
+})

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest'
+import {
+  defaultConfig,
+  isIgnored,
+  parseConfig,
+  parseDuration,
+} from '../../electron/engine/core/config.ts'
+
+const FILE = '/home/ada/.navi/config.yaml'
+const HOME = '/home/ada'
+
+describe('parseDuration', () => {
+  it.each([
+    ['500ms', 500],
+    ['30s', 30_000],
+    ['2m', 120_000],
+    ['1h', 3_600_000],
+    ['1.5m', 90_000],
+    ['10 s', 10_000],
+    [45, 45_000],
+    [0.5, 500],
+  ] as const)('%s → %d ms', (input, ms) => {
+    expect(parseDuration(input)).toBe(ms)
+  })
+
+  it.each(['', '30', 'thirty seconds', '5d', '-3s', 0, -1, Number.NaN] as const)(
+    'rejects %s',
+    (input) => {
+      expect(parseDuration(input)).toBeNull()
+    },
+  )
+})
+
+describe('parseConfig', () => {
+  it('reads a valid file, expanding ~ and converting the duration', () => {
+    const text = [
+      'projects:',
+      '  - path: ~/workspace/apollo',
+      '    name: apollo',
+      '    tasks: docs/backlog.md',
+      '  - path: /srv/gemini/',
+      '    tasks: ~/notes/gemini.md',
+      '  - path: ~/workspace/hermes',
+      'ignore: [~/scratch/**, "**/node_modules/**"]',
+      'poll_interval: 2m',
+      '',
+    ].join('\n')
+    const { config, errors } = parseConfig(text, FILE, HOME)
+    expect(errors).toEqual([])
+    expect(config).toEqual({
+      projects: [
+        {
+          path: '/home/ada/workspace/apollo',
+          name: 'apollo',
+          tasks: '/home/ada/workspace/apollo/docs/backlog.md',
+        },
+        { path: '/srv/gemini', tasks: '/home/ada/notes/gemini.md' },
+        { path: '/home/ada/workspace/hermes' },
+      ],
+      ignore: ['/home/ada/scratch/**', '**/node_modules/**'],
+      pollIntervalMs: 120_000,
+    })
+  })
+
+  it('takes a number as seconds', () => {
+    expect(parseConfig('poll_interval: 12\n', FILE, HOME).config.pollIntervalMs).toBe(12_000)
+  })
+
+  it('gives the defaults, without error, for an empty or comment-only file', () => {
+    expect(parseConfig('', FILE, HOME)).toEqual({ config: defaultConfig(), errors: [] })
+    expect(parseConfig('# nothing yet\n\n', FILE, HOME)).toEqual({
+      config: defaultConfig(),
+      errors: [],
+    })
+    expect(defaultConfig()).toEqual({ projects: [], ignore: [], pollIntervalMs: 30_000 })
+  })
+
+  it('reports a YAML syntax error with its line, and uses the defaults', () => {
+    const text = 'projects:\n  - path: ~/a\nignore: [~/scratch/**\npoll_interval: 10s\n'
+    const { config, errors } = parseConfig(text, FILE, HOME)
+    expect(config).toEqual(defaultConfig())
+    expect(errors.length).toBeGreaterThan(0)
+    expect(errors[0]?.file).toBe(FILE)
+    expect(errors[0]?.message).toMatch(/^invalid YAML: /)
+    expect(errors[0]?.line).toBeGreaterThanOrEqual(3)
+    expect(errors[0]?.message).not.toContain('\n')
+  })
+
+  it('reports a duplicate key at its line', () => {
+    const { errors } = parseConfig(
+      'poll_interval: 10s\nignore: []\npoll_interval: 20s\n',
+      FILE,
+      HOME,
+    )
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.line).toBe(3)
+  })
+
+  it('reports an unknown key at the line of that key, and applies nothing', () => {
+    const text = [
+      'poll_interval: 10s',
+      'projects:',
+      '  - path: ~/workspace/apollo',
+      '  - pth: ~/workspace/hermes',
+      '    name: hermes',
+    ].join('\n')
+    const { config, errors } = parseConfig(text, FILE, HOME)
+    expect(config).toEqual(defaultConfig())
+    const unknown = errors.find((e) => e.message.includes("unknown key 'pth'"))
+    expect(unknown).toMatchObject({ file: FILE, line: 4 })
+    expect(unknown?.message).toMatch(/^projects\[1\]: unknown key 'pth'/)
+    const missing = errors.find((e) => e.message.includes("missing 'path'"))
+    expect(missing?.message).toBe("projects[1]: missing 'path'")
+    expect(missing?.line).toBe(4)
+  })
+
+  it('reports an unknown top-level key at its line', () => {
+    const { errors } = parseConfig('ignore: []\n\npoll: 30s\n', FILE, HOME)
+    expect(errors).toEqual([
+      {
+        file: FILE,
+        line: 3,
+        column: 1,
+        message: "config: unknown key 'poll' (allowed: projects, ignore, poll_interval)",
+      },
+    ])
+  })
+
+  it.each([
+    ['poll_interval: soon', "'soon'"],
+    ['poll_interval: -5', '-5'],
+    ['poll_interval: [1, 2]', 'a list'],
+    ['poll_interval: true', 'true'],
+  ])('reports a wrong poll_interval (%s) at its line', (line, got) => {
+    const text = `projects: []\nignore: []\n${line}\n`
+    const { config, errors } = parseConfig(text, FILE, HOME)
+    expect(config).toEqual(defaultConfig())
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.line).toBe(3)
+    expect(errors[0]?.message).toBe(
+      `poll_interval: expected a duration such as 500ms, 30s, 2m or 1h, got ${got}`,
+    )
+  })
+
+  it('describes wrong types in plain words', () => {
+    const { errors } = parseConfig('projects:\n  - path: 42\nignore: ~/scratch\n', FILE, HOME)
+    expect(errors.map((e) => [e.line, e.message])).toEqual([
+      [2, 'projects[0].path: expected a string, got 42'],
+      [3, "ignore: expected a list, got '~/scratch'"],
+    ])
+  })
+
+  it('rejects a top-level list', () => {
+    const { errors } = parseConfig('- path: ~/a\n', FILE, HOME)
+    expect(errors[0]?.message).toBe('config: expected a mapping (key: value), got a list')
+    expect(errors[0]?.line).toBe(1)
+  })
+
+  it('rejects a relative project path at its line', () => {
+    const { config, errors } = parseConfig('projects:\n  - path: ~/a\n  - path: b/c\n', FILE, HOME)
+    expect(config).toEqual(defaultConfig())
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.line).toBe(3)
+    expect(errors[0]?.message).toContain("projects[1].path: 'b/c' is relative")
+  })
+
+  it('reports an empty path', () => {
+    const { errors } = parseConfig('projects:\n  - path: ""\n', FILE, HOME)
+    expect(errors.map((e) => [e.line, e.message])).toEqual([
+      [2, 'projects[0].path: must not be empty'],
+    ])
+  })
+
+  it('does not crash on an unresolved alias', () => {
+    const { config, errors } = parseConfig('ignore: [*nowhere]\n', FILE, HOME)
+    expect(config).toEqual(defaultConfig())
+    expect(errors.length).toBeGreaterThan(0)
+  })
+})
+
+describe('isIgnored', () => {
+  const globs = ['/home/ada/scratch/**', '**/node_modules/**']
+
+  it.each([
+    ['/home/ada/scratch', true],
+    ['/home/ada/scratch/', true],
+    ['/home/ada/scratch/tmp/x', true],
+    ['/home/ada/scratch/.hidden/repo', true],
+    ['/home/ada/work/app/node_modules/pkg', true],
+    ['/home/ada/scratchpad', false],
+    ['/home/ada/work/app', false],
+  ])('%s → %s', (path, expected) => {
+    expect(isIgnored(path, globs)).toBe(expected)
+  })
+
+  it('ignores nothing without globs', () => {
+    expect(isIgnored('/anything', [])).toBe(false)
+  })
+
+  it('works with a config read from YAML (~ expanded)', () => {
+    const { config } = parseConfig('ignore: [~/scratch/**]\n', FILE, HOME)
+    expect(isIgnored('/home/ada/scratch/project', config.ignore)).toBe(true)
+  })
+})

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import {
+  eventId,
+  filterEvents,
+  parseEventLine,
+  pruneEvents,
+  serializeEvent,
+  splitLogLines,
+} from '../../electron/engine/core/event-line.ts'
+import type { EngineEvent, EventType } from '../../shared/schemas/event.ts'
+
+const event = (
+  id: string,
+  timestamp: string,
+  type: EventType = 'commit',
+  project = 'apollo',
+): EngineEvent => ({ id, timestamp, type, project, details: { n: id } })
+
+describe('serializeEvent / parseEventLine', () => {
+  it('round-trips an event on one line, even with newlines in its details', () => {
+    const e: EngineEvent = {
+      id: 'abc',
+      timestamp: '2025-06-01T10:00:00.000Z',
+      type: 'commit',
+      project: 'apollo',
+      session: 's-1',
+      details: { sha: 'deadbeef', subject: 'fix: a\nb\r\n"quoted"\u2028', branch: 'main' },
+    }
+    const line = serializeEvent(e)
+    expect(line).not.toContain('\n')
+    expect(line).not.toContain('\r')
+    expect(parseEventLine(line)).toEqual(e)
+  })
+
+  it('writes the seed fields first and omits an absent session', () => {
+    const line = serializeEvent({ ...event('x', '2025-06-01T10:00:00Z'), session: undefined })
+    expect(Object.keys(JSON.parse(line))).toEqual(['id', 'timestamp', 'type', 'project', 'details'])
+  })
+
+  it.each([
+    ['empty', ''],
+    ['not JSON', '{"id":"a",'],
+    ['an array', '[1,2]'],
+    [
+      'unknown type',
+      '{"id":"a","timestamp":"2025-06-01T10:00:00Z","type":"boom","project":"p","details":{}}',
+    ],
+    [
+      'missing id',
+      '{"timestamp":"2025-06-01T10:00:00Z","type":"commit","project":"p","details":{}}',
+    ],
+    [
+      'bad timestamp',
+      '{"id":"a","timestamp":"yesterday","type":"commit","project":"p","details":{}}',
+    ],
+  ])('returns null for %s', (_name, line) => {
+    expect(parseEventLine(line)).toBeNull()
+  })
+
+  it('tolerates a trailing CR', () => {
+    expect(parseEventLine(`${serializeEvent(event('a', '2025-06-01T10:00:00Z'))}\r`)?.id).toBe('a')
+  })
+})
+
+describe('eventId', () => {
+  it('is stable, short and depends on every part and their boundaries', () => {
+    const id = eventId(['commit', '/repo', 'abc123'])
+    expect(id).toMatch(/^[0-9a-f]{16}$/)
+    expect(eventId(['commit', '/repo', 'abc123'])).toBe(id)
+    expect(eventId(['commit', '/repo', 'abc124'])).not.toBe(id)
+    expect(eventId(['a', 'bc'])).not.toBe(eventId(['ab', 'c']))
+  })
+})
+
+describe('pruneEvents', () => {
+  const now = Date.parse('2025-06-02T12:00:00Z')
+  const day = 24 * 3600_000
+
+  it('keeps events not older than the max age, in order', () => {
+    const events = [
+      event('old', '2025-06-01T11:59:59.999Z'),
+      event('edge', '2025-06-01T12:00:00.000Z'),
+      event('new', '2025-06-02T11:00:00Z'),
+    ]
+    expect(pruneEvents(events, now, day).map((e) => e.id)).toEqual(['edge', 'new'])
+    expect(pruneEvents(events, new Date(now)).map((e) => e.id)).toEqual(['edge', 'new'])
+    expect(pruneEvents(events, now, 3600_000).map((e) => e.id)).toEqual(['new'])
+  })
+})
+
+describe('filterEvents', () => {
+  const events = [
+    event('1', '2025-06-02T09:00:00Z', 'commit', 'apollo'),
+    event('2', '2025-06-02T11:00:00Z', 'session_started', 'hermes'),
+    event('3', '2025-06-02T10:00:00Z', 'task_completed', 'apollo'),
+    event('4', '2025-06-02T11:00:00Z', 'commit', 'apollo'),
+  ]
+
+  it('sorts newest first, later-logged first on equal timestamps', () => {
+    expect(filterEvents(events).map((e) => e.id)).toEqual(['4', '2', '3', '1'])
+  })
+
+  it('filters by since, project and types', () => {
+    const since = Date.parse('2025-06-02T10:00:00Z')
+    expect(filterEvents(events, { since }).map((e) => e.id)).toEqual(['4', '2', '3'])
+    expect(filterEvents(events, { since: new Date(since) }).map((e) => e.id)).toEqual([
+      '4',
+      '2',
+      '3',
+    ])
+    expect(filterEvents(events, { project: 'apollo' }).map((e) => e.id)).toEqual(['4', '3', '1'])
+    expect(filterEvents(events, { types: ['commit'] }).map((e) => e.id)).toEqual(['4', '1'])
+    expect(filterEvents(events, { types: [] })).toHaveLength(4)
+    expect(
+      filterEvents(events, { project: 'apollo', types: ['commit'], since }).map((e) => e.id),
+    ).toEqual(['4'])
+  })
+
+  it('does not modify its input', () => {
+    const copy = [...events]
+    filterEvents(events)
+    expect(events).toEqual(copy)
+  })
+})
+
+describe('splitLogLines', () => {
+  it('separates complete lines from an unterminated tail', () => {
+    expect(splitLogLines('a\n\nb\r\nc')).toEqual({ lines: ['a', 'b'], partial: 'c' })
+    expect(splitLogLines('a\n')).toEqual({ lines: ['a'], partial: '' })
+    expect(splitLogLines('')).toEqual({ lines: [], partial: '' })
+  })
+})
