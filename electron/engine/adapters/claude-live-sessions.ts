@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs'
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import { parseProcStartTime } from '../core/proc-stat.ts'
+import type { LiveSessionRecord } from '../core/records.ts'
+import { isPidAlive } from './process.ts'
+
+export interface LiveSessionDeps {
+  /** Whether a process with this pid exists. Default: `process.kill(pid, 0)`, EPERM counting as alive. */
+  pidExists?: (pid: number) => boolean
+  /**
+   * Start time (field 22 of `/proc/<pid>/stat`) of the process, or null where it cannot be read
+   * (not Linux, no /proc): then the pid check alone decides. Default reads `/proc`.
+   */
+  procStartOf?: (pid: number) => string | null
+}
+
+export interface LiveSessionsReadResult {
+  records: LiveSessionRecord[]
+  /** Session files that were not valid JSON or lacked `pid`/`sessionId` (skipped). */
+  corrupt: number
+  /** `<path>: <message>` for the folder or a file that could not be read (other than missing). */
+  errors: string[]
+}
+
+const nullableString = z.string().nullable().optional().catch(null)
+const nullableNumber = z.number().nullable().optional().catch(null)
+
+const liveSessionFileSchema = z.object({
+  pid: z.number().int().positive(),
+  sessionId: z.string().min(1),
+  cwd: nullableString,
+  startedAt: nullableNumber,
+  procStart: z
+    .union([z.string(), z.number().transform(String)])
+    .nullable()
+    .optional()
+    .catch(null),
+  name: nullableString,
+  entrypoint: nullableString,
+  status: z.enum(['idle', 'busy', 'waiting']).nullable().optional().catch(null),
+  waitingFor: nullableString,
+  statusUpdatedAt: nullableNumber,
+})
+
+export function defaultProcStartOf(pid: number): string | null {
+  try {
+    return parseProcStartTime(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+/** Alive when the pid exists and, where its start time can be read, it matches `procStart`. */
+export function isSessionProcessAlive(
+  pid: number,
+  procStart: string | null,
+  deps: LiveSessionDeps = {},
+): boolean {
+  const pidExists = deps.pidExists ?? isPidAlive
+  const procStartOf = deps.procStartOf ?? defaultProcStartOf
+  if (!Number.isInteger(pid) || pid <= 0 || !pidExists(pid)) return false
+  if (procStart === null) return true
+  const actual = procStartOf(pid)
+  // A different start time means the pid was reused by another process after a crash.
+  return actual === null || actual === procStart
+}
+
+/** Reads `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` of running (and stale) `claude` processes. */
+export async function readLiveSessions(
+  paths: EnginePaths,
+  deps: LiveSessionDeps = {},
+): Promise<LiveSessionsReadResult> {
+  const dir = naviFiles(paths).claudeSessions
+  const result: LiveSessionsReadResult = { records: [], corrupt: 0, errors: [] }
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') result.errors.push(`${dir}: ${String(error)}`)
+    return result
+  }
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    const file = join(dir, name)
+    let text: string
+    try {
+      text = await readFile(file, 'utf8')
+    } catch (error) {
+      // Removed between readdir and read: the session just ended.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        result.errors.push(`${file}: ${String(error)}`)
+      }
+      continue
+    }
+    let raw: unknown
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      result.corrupt++
+      continue
+    }
+    const parsed = liveSessionFileSchema.safeParse(raw)
+    if (!parsed.success) {
+      result.corrupt++
+      continue
+    }
+    const data = parsed.data
+    const procStart = data.procStart ?? null
+    result.records.push({
+      pid: data.pid,
+      sessionId: data.sessionId,
+      cwd: data.cwd ?? null,
+      startedAt: data.startedAt ?? null,
+      procStart,
+      name: data.name ?? null,
+      entrypoint: data.entrypoint ?? null,
+      status: data.status ?? null,
+      waitingFor: data.waitingFor ?? null,
+      statusUpdatedAt: data.statusUpdatedAt ?? null,
+      alive: isSessionProcessAlive(data.pid, procStart, deps),
+      file,
+    })
+  }
+  return result
+}

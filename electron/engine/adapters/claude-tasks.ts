@@ -1,0 +1,115 @@
+import { readFile, readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { taskStatusSchema, type TaskItem } from '../../../shared/schemas/session.ts'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import type { ClaudeTaskListRecord } from '../core/records.ts'
+
+export interface ClaudeTaskListsReadResult {
+  lists: ClaudeTaskListRecord[]
+  /** Task files that were not valid JSON or lacked id/subject/a known status (skipped). */
+  corrupt: number
+  /** `<path>: <message>` for each folder or file that could not be read. */
+  errors: string[]
+}
+
+const taskFileSchema = z.object({
+  id: z.union([z.string().min(1), z.number().transform(String)]),
+  subject: z.string(),
+  status: taskStatusSchema,
+})
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/** Numeric ids in numeric order ("2" before "10"), anything else after them by text. */
+export function compareTaskIds(a: string, b: string): number {
+  const na = Number(a)
+  const nb = Number(b)
+  const aNumeric = a.trim() !== '' && Number.isFinite(na)
+  const bNumeric = b.trim() !== '' && Number.isFinite(nb)
+  if (aNumeric && bNumeric) return na - nb
+  if (aNumeric !== bNumeric) return aNumeric ? -1 : 1
+  return a.localeCompare(b)
+}
+
+async function readTaskList(
+  listDir: string,
+  listId: string,
+  result: ClaudeTaskListsReadResult,
+): Promise<ClaudeTaskListRecord | null> {
+  let names: string[]
+  try {
+    names = await readdir(listDir)
+  } catch (error) {
+    if (!isMissing(error)) result.errors.push(`${listDir}: ${describe(error)}`)
+    return null
+  }
+  const tasks: TaskItem[] = []
+  let newestMtime = -1
+  // `.lock` and `.highwatermark` are bookkeeping, not tasks.
+  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+    const file = join(listDir, name)
+    let text: string
+    let mtimeMs: number
+    try {
+      text = await readFile(file, 'utf8')
+      mtimeMs = (await stat(file)).mtimeMs
+    } catch (error) {
+      // A deleted task (TaskUpdate status "deleted") removes its file.
+      if (!isMissing(error)) result.errors.push(`${file}: ${describe(error)}`)
+      continue
+    }
+    let raw: unknown
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      result.corrupt++
+      continue
+    }
+    const parsed = taskFileSchema.safeParse(raw)
+    if (!parsed.success) {
+      result.corrupt++
+      continue
+    }
+    tasks.push({ id: parsed.data.id, title: parsed.data.subject, status: parsed.data.status })
+    newestMtime = Math.max(newestMtime, mtimeMs)
+  }
+  tasks.sort((a, b) => compareTaskIds(a.id, b.id))
+  return {
+    listId,
+    tasks,
+    updatedAt: newestMtime >= 0 ? new Date(newestMtime).toISOString() : null,
+  }
+}
+
+/**
+ * Reads every task list under `$CLAUDE_CONFIG_DIR/tasks/<listId>/<id>.json` (TaskCreate/TaskUpdate).
+ * A list whose tasks were all deleted is reported with no tasks and `updatedAt: null`.
+ */
+export async function readClaudeTaskLists(paths: EnginePaths): Promise<ClaudeTaskListsReadResult> {
+  const dir = naviFiles(paths).claudeTasks
+  const result: ClaudeTaskListsReadResult = { lists: [], corrupt: 0, errors: [] }
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch (error) {
+    if (!isMissing(error)) result.errors.push(`${dir}: ${describe(error)}`)
+    return result
+  }
+  const listIds = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+  for (const listId of listIds) {
+    const record = await readTaskList(join(dir, listId), listId, result)
+    if (record) result.lists.push(record)
+  }
+  return result
+}

@@ -1,0 +1,124 @@
+import { readFile, readdir } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import type { TranscriptSummary } from '../core/records.ts'
+import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
+import { createJsonlFileSet } from './jsonl-file-set.ts'
+
+export interface TranscriptScanResult {
+  /** One summary per `projects/*\/*.jsonl`; the objects are updated in place by later scans. */
+  summaries: TranscriptSummary[]
+  /** `<path>: <message>` for each file or folder that could not be read. */
+  errors: string[]
+  /** Corrupt lines met during this scan. */
+  corruptLines: number
+  /** Bytes of transcript read during this scan (0 when nothing changed). */
+  bytesRead: number
+}
+
+export interface ClaudeTranscriptSource {
+  scan(): Promise<TranscriptScanResult>
+}
+
+const AGENT_FILE = /^agent-(.+)\.jsonl$/
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function listDir(path: string, errors: string[]) {
+  try {
+    return await readdir(path, { withFileTypes: true })
+  } catch (error) {
+    if (!isMissing(error)) errors.push(`${path}: ${describe(error)}`)
+    return []
+  }
+}
+
+/** The Agent tool_use id a sub-agent file belongs to, from `agent-<id>.meta.json`. */
+async function readAgentToolUseId(metaPath: string): Promise<string | null> {
+  try {
+    const meta: unknown = JSON.parse(await readFile(metaPath, 'utf8'))
+    if (typeof meta !== 'object' || meta === null || !('toolUseId' in meta)) return null
+    return typeof meta.toolUseId === 'string' ? meta.toolUseId : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Watches `$CLAUDE_CONFIG_DIR/projects/<enc>/<session>.jsonl`, folding only appended lines on each
+ * scan. Sub-agent transcripts (`<session>/subagents/agent-<id>.jsonl`) are not folded; their agent
+ * ids are added to the parent's `subagentIds` (replacing the Agent tool_use id they started from).
+ */
+export function createClaudeTranscriptSource(paths: EnginePaths): ClaudeTranscriptSource {
+  const projectsDir = naviFiles(paths).claudeProjects
+  const files = createJsonlFileSet<TranscriptSummary>({
+    create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
+    fold: foldTranscriptLine,
+  })
+  /** transcript path → agent id → tool_use id (null while its meta file is missing). */
+  const subagents = new Map<string, Map<string, string | null>>()
+
+  const scanSubagents = async (transcript: string, sessionDir: string, errors: string[]) => {
+    const dir = join(sessionDir, 'subagents')
+    const known = subagents.get(transcript) ?? new Map<string, string | null>()
+    const seen = new Map<string, string | null>()
+    for (const entry of await listDir(dir, errors)) {
+      const match = entry.isFile() ? AGENT_FILE.exec(entry.name) : null
+      if (!match?.[1]) continue
+      const agentId = match[1]
+      // A meta file not written yet (or unreadable) is tried again on the next scan.
+      const toolUseId =
+        known.get(agentId) ?? (await readAgentToolUseId(join(dir, `agent-${agentId}.meta.json`)))
+      seen.set(agentId, toolUseId)
+    }
+    if (seen.size > 0) subagents.set(transcript, seen)
+    else subagents.delete(transcript)
+  }
+
+  return {
+    async scan() {
+      const errors: string[] = []
+      const transcripts: string[] = []
+      const sessionDirs = new Map<string, string>()
+      for (const project of await listDir(projectsDir, errors)) {
+        if (!project.isDirectory()) continue
+        const projectDir = join(projectsDir, project.name)
+        const entries = await listDir(projectDir, errors)
+        const names = new Set(entries.map((entry) => entry.name))
+        for (const entry of entries) {
+          if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+            transcripts.push(join(projectDir, entry.name))
+          } else if (entry.isDirectory() && names.has(`${entry.name}.jsonl`)) {
+            sessionDirs.set(join(projectDir, `${entry.name}.jsonl`), join(projectDir, entry.name))
+          }
+        }
+      }
+      const update = await files.update(transcripts)
+      for (const transcript of subagents.keys()) {
+        if (!sessionDirs.has(transcript)) subagents.delete(transcript)
+      }
+      for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
+      for (const [transcript, agents] of subagents) {
+        const summary = files.get(transcript)
+        if (!summary) continue
+        for (const [agentId, toolUseId] of agents) {
+          if (toolUseId !== null) summary.subagentIds.delete(toolUseId)
+          summary.subagentIds.add(agentId)
+        }
+      }
+      return {
+        summaries: files.summaries(),
+        errors: [...errors, ...update.errors],
+        corruptLines: update.corruptLines,
+        bytesRead: update.bytesRead,
+      }
+    },
+  }
+}

@@ -1,0 +1,88 @@
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  emptyCodexRolloutSummary,
+  foldCodexLine,
+  threadIdFromRolloutPath,
+} from '../core/codex-fold.ts'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import type { CodexRolloutSummary } from '../core/records.ts'
+import { createJsonlFileSet } from './jsonl-file-set.ts'
+
+export interface RolloutScanResult {
+  /** One summary per rollout file; the objects are updated in place by later scans. */
+  summaries: CodexRolloutSummary[]
+  /** `<path>: <message>` for each file or folder that could not be read. */
+  errors: string[]
+  /** Corrupt lines met during this scan. */
+  corruptLines: number
+  /** Bytes of rollout read during this scan (0 when nothing changed). */
+  bytesRead: number
+}
+
+export interface CodexRolloutSource {
+  scan(): Promise<RolloutScanResult>
+}
+
+const YEAR = /^\d{4}$/
+const MONTH_OR_DAY = /^\d{2}$/
+const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+async function listDirs(path: string, pattern: RegExp, errors: string[]): Promise<string[]> {
+  try {
+    const entries = await readdir(path, { withFileTypes: true })
+    return entries
+      .filter((e) => e.isDirectory() && pattern.test(e.name))
+      .map((e) => join(path, e.name))
+      .sort()
+  } catch (error) {
+    if (!isMissing(error)) errors.push(`${path}: ${error instanceof Error ? error.message : error}`)
+    return []
+  }
+}
+
+/** Every `sessions/YYYY/MM/DD/rollout-*.jsonl` under `$CODEX_HOME`, oldest day first. */
+export async function listRolloutFiles(paths: EnginePaths, errors: string[]): Promise<string[]> {
+  const files: string[] = []
+  for (const year of await listDirs(naviFiles(paths).codexSessions, YEAR, errors)) {
+    for (const month of await listDirs(year, MONTH_OR_DAY, errors)) {
+      for (const day of await listDirs(month, MONTH_OR_DAY, errors)) {
+        try {
+          const entries = await readdir(day, { withFileTypes: true })
+          for (const entry of entries) {
+            if (entry.isFile() && ROLLOUT_FILE.test(entry.name)) files.push(join(day, entry.name))
+          }
+        } catch (error) {
+          if (!isMissing(error)) errors.push(`${day}: ${String(error)}`)
+        }
+      }
+    }
+  }
+  return files.sort()
+}
+
+/** Watches Codex rollouts, folding only the lines appended since the previous scan. */
+export function createCodexRolloutSource(paths: EnginePaths): CodexRolloutSource {
+  const files = createJsonlFileSet<CodexRolloutSummary>({
+    create: (path) => emptyCodexRolloutSummary(threadIdFromRolloutPath(path), path),
+    fold: foldCodexLine,
+  })
+  return {
+    async scan() {
+      const errors: string[] = []
+      const rollouts = await listRolloutFiles(paths, errors)
+      const update = await files.update(rollouts)
+      return {
+        summaries: files.summaries(),
+        errors: [...errors, ...update.errors],
+        corruptLines: update.corruptLines,
+        bytesRead: update.bytesRead,
+      }
+    },
+  }
+}

@@ -1,0 +1,125 @@
+import { open } from 'node:fs/promises'
+import { createLineSplitter } from '../core/line-splitter.ts'
+
+/** 1 MiB: the most one `read` call asks for, so a huge file never needs one huge buffer. */
+export const TAIL_CHUNK_BYTES = 1024 * 1024
+
+export interface JsonlReadResult {
+  /** Parsed JSON values of the lines completed since the previous call, in file order. */
+  lines: unknown[]
+  /** Complete lines that were not valid JSON (skipped). */
+  corrupt: number
+  /** True when the file was truncated, replaced or removed: the caller must forget what it folded. */
+  reset: boolean
+  /** Bytes read from the file by this call. */
+  bytesRead: number
+}
+
+export interface JsonlTail {
+  readonly path: string
+  /** Byte offset up to which the file has been read (complete lines plus the pending part). */
+  readonly offset: number
+  /**
+   * Reads only what was appended since the last call. Never throws for a missing file.
+   * With `onLine`, each parsed line is handed over as soon as it is read and `lines` stays empty,
+   * so folding a 1 GB file never holds all of its parsed lines at once; `onReset` then runs before
+   * the first line of a call that starts over.
+   */
+  readNew(handlers?: JsonlTailHandlers): Promise<JsonlReadResult>
+}
+
+export interface JsonlTailHandlers {
+  onLine?: (value: unknown) => void
+  onReset?: () => void
+}
+
+interface FileIdentity {
+  dev: number
+  ino: number
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/**
+ * Follows one append-only JSONL file by byte offset. Survives truncation (size below the offset),
+ * replacement (other dev/inode, e.g. an atomic rename), a half-written last line (kept until its
+ * newline arrives) and a missing file. Errors other than "missing" (EACCES, EISDIR…) are thrown.
+ */
+export function createJsonlTail(path: string, chunkBytes = TAIL_CHUNK_BYTES): JsonlTail {
+  const splitter = createLineSplitter()
+  let offset = 0
+  let identity: FileIdentity | null = null
+
+  const startOver = (): boolean => {
+    const hadState = offset > 0 || identity !== null
+    offset = 0
+    identity = null
+    splitter.reset()
+    return hadState
+  }
+
+  const parseLines = (
+    texts: string[],
+    result: JsonlReadResult,
+    onLine: (value: unknown) => void,
+  ): void => {
+    for (const text of texts) {
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        result.corrupt++
+        continue
+      }
+      onLine(value)
+    }
+  }
+
+  return {
+    path,
+    get offset() {
+      return offset
+    },
+    async readNew(handlers = {}) {
+      const result: JsonlReadResult = { lines: [], corrupt: 0, reset: false, bytesRead: 0 }
+      const deliver = handlers.onLine ?? ((value: unknown) => void result.lines.push(value))
+      const restart = (): void => {
+        if (!startOver()) return
+        result.reset = true
+        handlers.onReset?.()
+      }
+      let handle
+      try {
+        handle = await open(path, 'r')
+      } catch (error) {
+        if (!isMissing(error)) throw error
+        restart()
+        return result
+      }
+      try {
+        const stat = await handle.stat()
+        const replaced =
+          identity !== null && (identity.dev !== stat.dev || identity.ino !== stat.ino)
+        if (replaced || stat.size < offset) restart()
+        identity = { dev: stat.dev, ino: stat.ino }
+        const end = stat.size
+        if (offset >= end) return result
+        const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, end - offset))
+        while (offset < end) {
+          const want = Math.min(buffer.length, end - offset)
+          const { bytesRead } = await handle.read(buffer, 0, want, offset)
+          if (bytesRead === 0) break
+          offset += bytesRead
+          result.bytesRead += bytesRead
+          parseLines(splitter.push(buffer.subarray(0, bytesRead)), result, deliver)
+        }
+        return result
+      } finally {
+        await handle.close()
+      }
+    },
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Folds Codex rollout lines (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`) into a
+ * CodexRolloutSummary, in place. Pure. Formats: agent-cli-formats.md section 14.4.
+ * Lines are `{timestamp, type, payload}`; unknown kinds and fields are ignored.
+ */
+import type { TokenUsage } from '../../../shared/schemas/session.ts'
+import type { CodexRolloutSummary } from './records.ts'
+
+type JsonObject = Record<string, unknown>
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const asString = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+const asCount = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0
+
+const ROLLOUT_THREAD_ID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
+
+/** Context Codex injects as `user` messages before the real prompt. */
+const INJECTED_USER_PREFIXES = [
+  '<environment_context>',
+  '<user_instructions>',
+  '<user_shell_command>',
+  '# AGENTS.md instructions',
+]
+
+/** `rollout-<local time>-<thread id>.jsonl` → the thread id, else the file name without `.jsonl`. */
+export function threadIdFromRolloutPath(path: string): string {
+  const match = ROLLOUT_THREAD_ID.exec(path)
+  if (match?.[1]) return match[1]
+  const name = path.slice(path.lastIndexOf('/') + 1)
+  return name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : name
+}
+
+export function emptyCodexRolloutSummary(threadId: string, path: string): CodexRolloutSummary {
+  return {
+    threadId,
+    path,
+    cwd: null,
+    source: null,
+    cliVersion: null,
+    startedAt: null,
+    lastActivity: null,
+    turns: 0,
+    inTurn: false,
+    lastAgentMessage: null,
+    firstUserMessage: null,
+    tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
+    branch: null,
+    corruptLines: 0,
+  }
+}
+
+/**
+ * Codex `total_token_usage` → TokenUsage. OpenAI's `input_tokens` include the cached ones, so
+ * `input` is the uncached part and `total` does not count cached tokens twice.
+ */
+export function codexTokenUsage(usage: JsonObject): TokenUsage {
+  const inputWithCache = asCount(usage.input_tokens)
+  const cacheRead = Math.min(asCount(usage.cached_input_tokens), inputWithCache)
+  const cacheCreation = asCount(usage.cache_write_input_tokens)
+  const output = asCount(usage.output_tokens)
+  const input = Math.max(0, inputWithCache - cacheRead - cacheCreation)
+  return {
+    input,
+    output,
+    cache_read: cacheRead,
+    cache_creation: cacheCreation,
+    total: input + output + cacheRead + cacheCreation,
+  }
+}
+
+/** Updates `summary` in place with one parsed rollout line. */
+export function foldCodexLine(summary: CodexRolloutSummary, line: unknown): void {
+  if (!isObject(line)) return
+  const timestamp = asString(line.timestamp)
+  if (timestamp !== null) {
+    summary.startedAt ??= timestamp
+    if (summary.lastActivity === null || timestamp > summary.lastActivity) {
+      summary.lastActivity = timestamp
+    }
+  }
+  const payload = line.payload
+  if (!isObject(payload)) return
+  switch (line.type) {
+    case 'session_meta':
+      foldSessionMeta(summary, payload)
+      return
+    case 'turn_context':
+      summary.cwd ??= asString(payload.cwd)
+      return
+    case 'event_msg':
+      foldEvent(summary, payload)
+      return
+    case 'response_item':
+      foldResponseItem(summary, payload)
+      return
+  }
+}
+
+function foldSessionMeta(summary: CodexRolloutSummary, meta: JsonObject): void {
+  summary.threadId = asString(meta.id) ?? summary.threadId
+  summary.cwd = asString(meta.cwd) ?? summary.cwd
+  summary.cliVersion = asString(meta.cli_version) ?? summary.cliVersion
+  summary.source = sourceName(meta.source) ?? summary.source
+  const started = asString(meta.timestamp)
+  if (started !== null && (summary.startedAt === null || started < summary.startedAt)) {
+    summary.startedAt = started
+  }
+  if (isObject(meta.git)) {
+    const branch = asString(meta.git.branch)
+    if (branch) summary.branch = branch
+  }
+}
+
+/** `"exec"`, or for object sources such as `{"subagent": …}` the object's key. */
+function sourceName(source: unknown): string | null {
+  if (typeof source === 'string') return source
+  if (!isObject(source)) return null
+  return Object.keys(source)[0] ?? null
+}
+
+function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
+  switch (event.type) {
+    case 'task_started':
+      summary.turns++
+      summary.inTurn = true
+      return
+    case 'task_complete':
+      summary.inTurn = false
+      summary.lastAgentMessage = asString(event.last_agent_message) ?? summary.lastAgentMessage
+      return
+    case 'turn_aborted':
+      summary.inTurn = false
+      return
+    case 'token_count':
+      if (isObject(event.info) && isObject(event.info.total_token_usage)) {
+        summary.tokens = codexTokenUsage(event.info.total_token_usage)
+      }
+      return
+    case 'user_message':
+      noteUserMessage(summary, asString(event.message))
+      return
+    case 'agent_message':
+      summary.lastAgentMessage = asString(event.message) ?? summary.lastAgentMessage
+      return
+  }
+}
+
+function foldResponseItem(summary: CodexRolloutSummary, item: JsonObject): void {
+  if (item.type !== 'message' || !Array.isArray(item.content)) return
+  if (item.role === 'user') {
+    noteUserMessage(summary, joinText(item.content, 'input_text'))
+  } else if (item.role === 'assistant') {
+    summary.lastAgentMessage = joinText(item.content, 'output_text') ?? summary.lastAgentMessage
+  }
+}
+
+function joinText(content: unknown[], type: string): string | null {
+  let text: string | null = null
+  for (const part of content) {
+    if (!isObject(part) || part.type !== type || typeof part.text !== 'string') continue
+    text = text === null ? part.text : `${text}\n${part.text}`
+  }
+  return text
+}
+
+function noteUserMessage(summary: CodexRolloutSummary, text: string | null): void {
+  if (summary.firstUserMessage !== null || text === null) return
+  const trimmed = text.trimStart()
+  if (trimmed === '' || INJECTED_USER_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return
+  summary.firstUserMessage = text
+}

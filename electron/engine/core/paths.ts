@@ -1,0 +1,42 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+/** Every directory Navi reads or writes. Tests and the CLI build one from the environment. */
+export interface EnginePaths {
+  /** `$NAVI_HOME`, default `~/.navi`. */
+  naviHome: string
+  /** `$CLAUDE_CONFIG_DIR`, default `~/.claude`. */
+  claudeConfigDir: string
+  /** `$CODEX_HOME`, default `~/.codex`. */
+  codexHome: string
+}
+
+export function resolvePaths(env: NodeJS.ProcessEnv = process.env, home = homedir()): EnginePaths {
+  return {
+    naviHome: expandHome(env.NAVI_HOME || join(home, '.navi'), home),
+    claudeConfigDir: expandHome(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), home),
+    codexHome: expandHome(env.CODEX_HOME || join(home, '.codex'), home),
+  }
+}
+
+export function expandHome(path: string, home = homedir()): string {
+  if (path === '~') return home
+  if (path.startsWith('~/')) return join(home, path.slice(2))
+  return path
+}
+
+/** Files under the three roots, named once. */
+export const naviFiles = (p: EnginePaths) => ({
+  config: join(p.naviHome, 'config.yaml'),
+  pmDir: join(p.naviHome, 'pm'),
+  eventLog: join(p.naviHome, 'pm', 'events.jsonl'),
+  snapshotsDir: join(p.naviHome, 'pm', 'snapshots'),
+  hooksDir: join(p.naviHome, 'hooks'),
+  hookInbox: join(p.naviHome, 'hooks', 'events.jsonl'),
+  hookHandler: join(p.naviHome, 'bin', 'navi-hook.mjs'),
+  claudeProjects: join(p.claudeConfigDir, 'projects'),
+  claudeSessions: join(p.claudeConfigDir, 'sessions'),
+  claudeTasks: join(p.claudeConfigDir, 'tasks'),
+  claudeSettings: join(p.claudeConfigDir, 'settings.json'),
+  codexSessions: join(p.codexHome, 'sessions'),
+})

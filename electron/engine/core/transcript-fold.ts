@@ -1,0 +1,252 @@
+/**
+ * Folds Claude Code transcript lines (`projects/<enc>/<session>.jsonl`) into a TranscriptSummary,
+ * one parsed line at a time, in place. Pure. Formats: agent-cli-formats.md section 8.
+ *
+ * Lines are narrowed by hand rather than with zod: this runs over every line of every transcript
+ * (1 GB corpora) and only reads a handful of fields. Unknown types and fields are ignored.
+ */
+import type { TaskItem, TaskStatus, TokenUsage } from '../../../shared/schemas/session.ts'
+import type { TranscriptSummary, TranscriptTail } from './records.ts'
+
+type JsonObject = Record<string, unknown>
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const asString = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+const asCount = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0
+
+/** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
+const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
+const INTERRUPTED_PREFIX = '[Request interrupted by user'
+/** Slash-command and `!` bash-mode lines: typed by the user but not prompts to the model. */
+const COMMAND_PREFIXES = ['<command-', '<local-command', '<bash-']
+const LOCAL_COMMAND_OUTPUT_PREFIXES = ['<local-command-stdout', '<local-command-stderr']
+const isTaskStatus = (value: unknown): value is TaskStatus =>
+  value === 'pending' || value === 'in_progress' || value === 'completed'
+
+export function emptyTranscriptSummary(sessionId: string, path: string): TranscriptSummary {
+  return {
+    sessionId,
+    path,
+    cwd: null,
+    branch: null,
+    version: null,
+    entrypoint: null,
+    firstActivity: null,
+    lastActivity: null,
+    usageByMessage: new Map(),
+    lastPrompt: null,
+    title: null,
+    customTitle: null,
+    subagentIds: new Set(),
+    turns: 0,
+    todos: null,
+    tail: { kind: 'none' },
+    pendingToolUses: new Map(),
+    corruptLines: 0,
+  }
+}
+
+/** Sum of the usage of every distinct API response (`message.id`) in the transcript. */
+export function summarizeTokens(summary: TranscriptSummary): TokenUsage {
+  const sum: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
+  for (const usage of summary.usageByMessage.values()) {
+    sum.input += usage.input
+    sum.output += usage.output
+    sum.cache_read += usage.cache_read
+    sum.cache_creation += usage.cache_creation
+  }
+  sum.total = sum.input + sum.output + sum.cache_read + sum.cache_creation
+  return sum
+}
+
+/** Updates `summary` in place with one parsed transcript line. Anything unexpected is ignored. */
+export function foldTranscriptLine(summary: TranscriptSummary, line: unknown): void {
+  if (!isObject(line)) return
+  const timestamp = asString(line.timestamp)
+  if (timestamp !== null) {
+    if (summary.firstActivity === null) summary.firstActivity = timestamp
+    if (summary.lastActivity === null || timestamp > summary.lastActivity) {
+      summary.lastActivity = timestamp
+    }
+  }
+  switch (line.type) {
+    case 'user':
+    case 'assistant':
+    case 'system':
+    case 'attachment':
+      foldConversationLine(summary, line, timestamp ?? summary.lastActivity ?? '')
+      return
+    case 'last-prompt': {
+      const prompt = asString(line.lastPrompt)
+      if (prompt) summary.lastPrompt = prompt
+      return
+    }
+    case 'ai-title':
+      summary.title = asString(line.aiTitle) ?? summary.title
+      return
+    case 'custom-title':
+      summary.customTitle = asString(line.customTitle) ?? summary.customTitle
+      return
+  }
+}
+
+function foldConversationLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
+  if (line.type === 'assistant') recordUsage(summary, line.message)
+  // Sub-agent lines count as spend and activity but say nothing about the main conversation.
+  if (line.isSidechain === true) return
+  summary.cwd ??= asString(line.cwd)
+  summary.branch = asString(line.gitBranch) ?? summary.branch
+  summary.version = asString(line.version) ?? summary.version
+  summary.entrypoint = asString(line.entrypoint) ?? summary.entrypoint
+  if (line.type === 'user') foldUserLine(summary, line, at)
+  else if (line.type === 'assistant') foldAssistantLine(summary, line, at)
+  else if (line.type === 'system') foldSystemLine(summary, line, at)
+}
+
+function recordUsage(summary: TranscriptSummary, message: unknown): void {
+  if (!isObject(message)) return
+  const id = asString(message.id)
+  const usage = message.usage
+  if (id === null || !isObject(usage)) return
+  const input = asCount(usage.input_tokens)
+  const output = asCount(usage.output_tokens)
+  const cacheRead = asCount(usage.cache_read_input_tokens)
+  const cacheCreation = asCount(usage.cache_creation_input_tokens)
+  summary.usageByMessage.set(id, {
+    input,
+    output,
+    cache_read: cacheRead,
+    cache_creation: cacheCreation,
+    total: input + output + cacheRead + cacheCreation,
+  })
+}
+
+function pendingOf(summary: TranscriptSummary): Map<string, string> {
+  summary.pendingToolUses ??= new Map()
+  return summary.pendingToolUses
+}
+
+/** The most recently started tool call that is still waiting for its result, if any. */
+function pendingTail(summary: TranscriptSummary, at: string): TranscriptTail | null {
+  let last: [string, string] | null = null
+  for (const entry of pendingOf(summary)) last = entry
+  if (last === null) return null
+  return { kind: 'tool_pending', at, toolUseId: last[0], toolName: last[1] }
+}
+
+function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
+  if (line.isMeta === true || line.isCompactSummary === true) return
+  const content = isObject(line.message) ? line.message.content : undefined
+  let text: string | null = null
+  let sawToolResult = false
+  let sawOtherBlock = false
+  if (typeof content === 'string') {
+    text = content
+  } else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!isObject(block)) continue
+      if (block.type === 'tool_result') {
+        sawToolResult = true
+        foldToolResult(summary, line, asString(block.tool_use_id))
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        text = text === null ? block.text : `${text}\n${block.text}`
+      } else {
+        sawOtherBlock = true
+      }
+    }
+  }
+  if (sawToolResult) {
+    foldTodos(summary, isObject(line.toolUseResult) ? line.toolUseResult.newTodos : undefined)
+    summary.tail = pendingTail(summary, at) ?? { kind: 'tool_result', at }
+    return
+  }
+  if (text === null && !sawOtherBlock) return
+  const trimmed = text?.trimStart() ?? ''
+  if (trimmed.startsWith(INTERRUPTED_PREFIX)) {
+    pendingOf(summary).clear()
+    summary.tail = { kind: 'interrupted', at }
+    return
+  }
+  if (LOCAL_COMMAND_OUTPUT_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) {
+    // A local slash command (/compact, /model…) has finished: the session waits for the user.
+    summary.tail = { kind: 'turn_end', at }
+    return
+  }
+  if (COMMAND_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return
+  pendingOf(summary).clear()
+  summary.turns++
+  if (text !== null && trimmed !== '') summary.lastPrompt = text
+  summary.tail = { kind: 'prompt', at }
+}
+
+function foldToolResult(summary: TranscriptSummary, line: JsonObject, toolUseId: string | null) {
+  if (toolUseId !== null) pendingOf(summary).delete(toolUseId)
+  const result = line.toolUseResult
+  const agentId = isObject(result) ? asString(result.agentId) : null
+  if (agentId === null) return
+  // One sub-agent, one id: its tool_use id is replaced by the agent id once the result names it.
+  if (toolUseId !== null) summary.subagentIds.delete(toolUseId)
+  summary.subagentIds.add(agentId)
+}
+
+function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
+  const message = isObject(line.message) ? line.message : {}
+  const content = Array.isArray(message.content) ? message.content : []
+  if (line.isApiErrorMessage === true) {
+    const first = content.find(isObject)
+    pendingOf(summary).clear()
+    summary.tail = { kind: 'api_error', at, message: (first && asString(first.text)) ?? '' }
+    return
+  }
+  let newest: TranscriptTail | null = null
+  for (const block of content) {
+    if (!isObject(block) || block.type !== 'tool_use') continue
+    const id = asString(block.id)
+    const name = asString(block.name) ?? ''
+    if (id === null) continue
+    pendingOf(summary).set(id, name)
+    if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
+    if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos)
+    newest = { kind: 'tool_pending', at, toolUseId: id, toolName: name }
+  }
+  if (newest !== null) {
+    summary.tail = newest
+    return
+  }
+  const stopReason = asString(message.stop_reason)
+  if (stopReason === 'tool_use') {
+    // The text block of a response whose tool_use block follows on the next line.
+    summary.tail = pendingTail(summary, at) ?? summary.tail
+  } else if (stopReason !== null) {
+    pendingOf(summary).clear()
+    summary.tail = { kind: 'turn_end', at }
+  }
+}
+
+function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
+  if (line.subtype === 'turn_duration') {
+    // Written only at the end of a completed turn, so it ends the turn even without a stop_reason.
+    pendingOf(summary).clear()
+    summary.tail = { kind: 'turn_end', at }
+  } else if (line.subtype === 'stop_hook_summary' && summary.tail.kind === 'turn_end') {
+    summary.tail = { kind: 'turn_end', at }
+  }
+}
+
+/** TodoWrite items `{content, status, activeForm}` → TaskItem with ids `1..n`. */
+function foldTodos(summary: TranscriptSummary, todos: unknown): void {
+  if (!Array.isArray(todos)) return
+  const items: TaskItem[] = []
+  for (const todo of todos) {
+    if (!isObject(todo)) continue
+    const title = asString(todo.content)
+    const status = todo.status
+    if (title === null || !isTaskStatus(status)) continue
+    items.push({ id: String(items.length + 1), title, status })
+  }
+  summary.todos = items
+}

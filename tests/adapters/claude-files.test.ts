@@ -1,0 +1,352 @@
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  defaultProcStartOf,
+  readLiveSessions,
+} from '../../electron/engine/adapters/claude-live-sessions.ts'
+import { readClaudeTaskLists } from '../../electron/engine/adapters/claude-tasks.ts'
+import { createClaudeTranscriptSource } from '../../electron/engine/adapters/claude-transcripts.ts'
+import { createJsonlFileSet } from '../../electron/engine/adapters/jsonl-file-set.ts'
+import type { EnginePaths } from '../../electron/engine/core/paths.ts'
+import {
+  emptyTranscriptSummary,
+  foldTranscriptLine,
+  summarizeTokens,
+} from '../../electron/engine/core/transcript-fold.ts'
+
+let root: string
+let paths: EnginePaths
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'navi-claude-files-'))
+  paths = {
+    naviHome: join(root, 'navi'),
+    claudeConfigDir: join(root, 'claude'),
+    codexHome: join(root, 'codex'),
+  }
+})
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+const jsonl = (...values: unknown[]) => values.map((v) => `${JSON.stringify(v)}\n`).join('')
+
+const SESSION = '4ebfe5b2-1111-4222-8333-944445555666'
+const OTHER = '85338310-aaaa-4bbb-8ccc-dddddddddddd'
+const common = (sessionId: string) => ({
+  isSidechain: false,
+  userType: 'external',
+  entrypoint: 'cli',
+  cwd: '/home/user/proj',
+  sessionId,
+  version: '2.1.197',
+  gitBranch: 'feature/demo',
+})
+const promptLine = (sessionId: string, text: string, at: string) => ({
+  ...common(sessionId),
+  type: 'user',
+  message: { role: 'user', content: text },
+  timestamp: at,
+})
+const assistantLine = (
+  sessionId: string,
+  id: string,
+  content: unknown[],
+  stop: string,
+  at: string,
+) => ({
+  ...common(sessionId),
+  type: 'assistant',
+  message: {
+    id,
+    role: 'assistant',
+    content,
+    stop_reason: stop,
+    usage: {
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    },
+  },
+  timestamp: at,
+})
+
+async function writeProject(enc: string, files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(paths.claudeConfigDir, 'projects', enc, name)
+    await mkdir(join(path, '..'), { recursive: true })
+    await writeFile(path, text)
+  }
+}
+
+describe('createClaudeTranscriptSource', () => {
+  it('folds every transcript, counts sub-agents once and rescans incrementally', async () => {
+    const enc = '-home-user-proj'
+    await writeProject(enc, {
+      [`${SESSION}.jsonl`]: jsonl(
+        { type: 'ai-title', aiTitle: 'Fake session title', sessionId: SESSION },
+        promptLine(SESSION, 'check a.txt', '2026-11-21T22:38:52.000Z'),
+        assistantLine(
+          SESSION,
+          'msg_1',
+          [{ type: 'tool_use', id: 'toolu_fake_033', name: 'Agent', input: {} }],
+          'tool_use',
+          '2026-11-21T22:38:53.000Z',
+        ),
+      ),
+      [`${SESSION}/subagents/agent-a91fb7c29a2f772a4.jsonl`]: jsonl({
+        ...promptLine(SESSION, 'Read a.txt and report', '2026-11-21T22:38:53.500Z'),
+        isSidechain: true,
+        agentId: 'a91fb7c29a2f772a4',
+      }),
+      [`${SESSION}/subagents/agent-a91fb7c29a2f772a4.meta.json`]: JSON.stringify({
+        agentType: 'general-purpose',
+        toolUseId: 'toolu_fake_033',
+      }),
+      [`${OTHER}.jsonl`]: `${jsonl(promptLine(OTHER, 'say hi', '2026-11-21T20:00:00.000Z'))}{broken\n`,
+      'memory/notes.md': '# not a transcript',
+    })
+    await writeProject('-home-user-empty', {})
+
+    const source = createClaudeTranscriptSource(paths)
+    const first = await source.scan()
+    expect(first.errors).toEqual([])
+    expect(first.corruptLines).toBe(1)
+    expect(first.summaries.map((s) => s.sessionId).sort()).toEqual([SESSION, OTHER].sort())
+    const main = first.summaries.find((s) => s.sessionId === SESSION)
+    expect(main).toMatchObject({
+      cwd: '/home/user/proj',
+      title: 'Fake session title',
+      lastPrompt: 'check a.txt',
+      turns: 1,
+      tail: { kind: 'tool_pending', toolName: 'Agent', toolUseId: 'toolu_fake_033' },
+    })
+    // The Agent tool_use and its sub-agent file are the same sub-agent.
+    expect([...(main?.subagentIds ?? [])]).toEqual(['a91fb7c29a2f772a4'])
+    expect(first.summaries.find((s) => s.sessionId === OTHER)?.corruptLines).toBe(1)
+
+    const second = await source.scan()
+    expect(second.bytesRead).toBe(0)
+    expect(second.corruptLines).toBe(0)
+    expect([
+      ...(second.summaries.find((s) => s.sessionId === SESSION)?.subagentIds ?? []),
+    ]).toHaveLength(1)
+
+    const appended = jsonl(
+      {
+        ...common(SESSION),
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_fake_033', content: 'ok' }],
+        },
+        toolUseResult: { status: 'completed', agentId: 'a91fb7c29a2f772a4' },
+        timestamp: '2026-11-21T22:38:55.000Z',
+      },
+      assistantLine(
+        SESSION,
+        'msg_2',
+        [{ type: 'text', text: 'done' }],
+        'end_turn',
+        '2026-11-21T22:38:56.000Z',
+      ),
+    )
+    await appendFile(join(paths.claudeConfigDir, 'projects', enc, `${SESSION}.jsonl`), appended)
+    const third = await source.scan()
+    expect(third.bytesRead).toBe(Buffer.byteLength(appended))
+    const updated = third.summaries.find((s) => s.sessionId === SESSION)
+    expect(updated?.tail).toEqual({ kind: 'turn_end', at: '2026-11-21T22:38:56.000Z' })
+    expect(updated?.subagentIds.size).toBe(1)
+    expect(updated && summarizeTokens(updated).total).toBe(30)
+    expect(updated?.lastActivity).toBe('2026-11-21T22:38:56.000Z')
+  })
+
+  it('starts a summary over when its transcript is rewritten shorter', async () => {
+    const enc = '-home-user-proj'
+    const file = `${SESSION}.jsonl`
+    await writeProject(enc, {
+      [file]: jsonl(
+        promptLine(SESSION, 'one', '2026-11-21T10:00:00.000Z'),
+        promptLine(SESSION, 'two', '2026-11-21T10:01:00.000Z'),
+      ),
+    })
+    const source = createClaudeTranscriptSource(paths)
+    expect((await source.scan()).summaries[0]?.turns).toBe(2)
+    await writeProject(enc, {
+      [file]: jsonl(promptLine(SESSION, 'new', '2026-11-21T11:00:00.000Z')),
+    })
+    const summary = (await source.scan()).summaries[0]
+    expect(summary).toMatchObject({
+      turns: 1,
+      lastPrompt: 'new',
+      firstActivity: '2026-11-21T11:00:00.000Z',
+    })
+  })
+
+  it('reports nothing and no error when there is no projects folder', async () => {
+    expect(await createClaudeTranscriptSource(paths).scan()).toEqual({
+      summaries: [],
+      errors: [],
+      corruptLines: 0,
+      bytesRead: 0,
+    })
+  })
+})
+
+describe('createJsonlFileSet', () => {
+  it('reports an unreadable file and still folds the others', async () => {
+    const good = join(root, 'good.jsonl')
+    const bad = join(root, 'dir.jsonl')
+    await writeFile(good, jsonl(promptLine(SESSION, 'hello', '2026-11-21T10:00:00.000Z')))
+    await mkdir(bad)
+    const set = createJsonlFileSet({
+      create: (path) => emptyTranscriptSummary('s', path),
+      fold: foldTranscriptLine,
+    })
+    const update = await set.update([bad, good])
+    expect(update.errors).toHaveLength(1)
+    expect(update.errors[0]).toContain(bad)
+    expect(set.get(good)?.lastPrompt).toBe('hello')
+  })
+})
+
+describe('readLiveSessions', () => {
+  const sessionsDir = () => join(paths.claudeConfigDir, 'sessions')
+  // null where /proc does not exist: then only the pid is checked.
+  const ownStart = defaultProcStartOf(process.pid)
+
+  it('reads session files and checks pid and procStart', async () => {
+    await mkdir(sessionsDir(), { recursive: true })
+    const base = {
+      cwd: '/home/user/proj',
+      startedAt: 1795301044684,
+      version: '2.1.197',
+      kind: 'interactive',
+    }
+    const files = {
+      // A pid far above pid_max: no such process.
+      '4194303.json': { ...base, pid: 4194303, sessionId: 'dead', procStart: '1' },
+      'own.json': {
+        ...base,
+        pid: process.pid,
+        sessionId: 'alive',
+        procStart: ownStart,
+        entrypoint: 'cli',
+        name: 'proj-58',
+        status: 'waiting',
+        waitingFor: 'permission prompt',
+        statusUpdatedAt: 1795301065454,
+      },
+      'reused.json': { ...base, pid: process.pid, sessionId: 'reused', procStart: '1' },
+      'printmode.json': {
+        ...base,
+        pid: process.pid,
+        sessionId: 'print',
+        entrypoint: 'sdk-cli',
+        status: 'new-kind',
+      },
+    }
+    for (const [name, value] of Object.entries(files)) {
+      await writeFile(join(sessionsDir(), name), JSON.stringify(value))
+    }
+    await writeFile(join(sessionsDir(), 'corrupt.json'), '{"pid":12')
+    await writeFile(join(sessionsDir(), 'nopid.json'), '{"sessionId":"x"}')
+    await writeFile(join(sessionsDir(), 'notes.txt'), 'ignored')
+
+    const result = await readLiveSessions(paths)
+    expect(result.corrupt).toBe(2)
+    expect(result.errors).toEqual([])
+    const byId = new Map(result.records.map((r) => [r.sessionId, r]))
+    expect(byId.get('dead')?.alive).toBe(false)
+    expect(byId.get('reused')?.alive).toBe(process.platform === 'linux' ? false : true)
+    expect(byId.get('alive')).toEqual({
+      pid: process.pid,
+      sessionId: 'alive',
+      cwd: '/home/user/proj',
+      startedAt: 1795301044684,
+      procStart: ownStart,
+      name: 'proj-58',
+      entrypoint: 'cli',
+      status: 'waiting',
+      waitingFor: 'permission prompt',
+      statusUpdatedAt: 1795301065454,
+      alive: true,
+      file: join(sessionsDir(), 'own.json'),
+    })
+    expect(byId.get('print')).toMatchObject({ alive: true, status: null, entrypoint: 'sdk-cli' })
+  })
+
+  it('uses injected liveness checks', async () => {
+    await mkdir(sessionsDir(), { recursive: true })
+    await writeFile(
+      join(sessionsDir(), '77.json'),
+      JSON.stringify({ pid: 77, sessionId: 's', procStart: '500' }),
+    )
+    const check = (procStart: string | null) =>
+      readLiveSessions(paths, { pidExists: (pid) => pid === 77, procStartOf: () => procStart })
+    expect((await check('500')).records[0]?.alive).toBe(true)
+    expect((await check('501')).records[0]?.alive).toBe(false)
+    expect((await check(null)).records[0]?.alive).toBe(true)
+  })
+
+  it('returns nothing when the folder does not exist', async () => {
+    expect(await readLiveSessions(paths)).toEqual({ records: [], corrupt: 0, errors: [] })
+  })
+})
+
+describe('readClaudeTaskLists', () => {
+  it('reads task lists, skipping bookkeeping and corrupt files', async () => {
+    const list = join(paths.claudeConfigDir, 'tasks', SESSION)
+    await mkdir(list, { recursive: true })
+    const tasks = [
+      { id: '10', subject: 'Tenth', status: 'pending', blocks: [], blockedBy: [] },
+      {
+        id: '2',
+        subject: 'Review docs',
+        status: 'pending',
+        blocks: [],
+        blockedBy: ['1'],
+        metadata: { prio: 'high' },
+      },
+      {
+        id: '1',
+        subject: 'Write docs',
+        description: 'd',
+        activeForm: 'Writing',
+        owner: 'pm',
+        status: 'completed',
+      },
+      { id: '3', subject: 'Going', status: 'in_progress' },
+    ]
+    for (const task of tasks) await writeFile(join(list, `${task.id}.json`), JSON.stringify(task))
+    await writeFile(join(list, '.lock'), '')
+    await writeFile(join(list, '.highwatermark'), '10')
+    await writeFile(join(list, '4.json'), '{"id":"4",')
+    await writeFile(
+      join(list, '5.json'),
+      JSON.stringify({ id: '5', subject: 'x', status: 'deleted' }),
+    )
+    await mkdir(join(paths.claudeConfigDir, 'tasks', 'emptied'), { recursive: true })
+
+    const result = await readClaudeTaskLists(paths)
+    expect(result.corrupt).toBe(2)
+    expect(result.errors).toEqual([])
+    const main = result.lists.find((l) => l.listId === SESSION)
+    expect(main?.tasks).toEqual([
+      { id: '1', title: 'Write docs', status: 'completed' },
+      { id: '2', title: 'Review docs', status: 'pending' },
+      { id: '3', title: 'Going', status: 'in_progress' },
+      { id: '10', title: 'Tenth', status: 'pending' },
+    ])
+    expect(main?.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/)
+    expect(result.lists.find((l) => l.listId === 'emptied')).toEqual({
+      listId: 'emptied',
+      tasks: [],
+      updatedAt: null,
+    })
+  })
+})
