@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs'
+import { execa, execaSync } from 'execa'
+import {
+  TMUX_PANE_FORMAT,
+  parseProcStatParentPid,
+  parseTmuxPanes,
+  type TmuxPane,
+} from '../core/tmux-parse.ts'
+
+export { findPaneForPid, type TmuxPane } from '../core/tmux-parse.ts'
+
+/**
+ * Every pane of the tmux server on `socket` (a name for `-L`, or a path for `-S`; the default
+ * server without it). No tmux installed, no server running or any failure gives [].
+ */
+export async function listTmuxPanes(socket?: string): Promise<TmuxPane[]> {
+  const server = socket === undefined ? [] : [socket.includes('/') ? '-S' : '-L', socket]
+  try {
+    const result = await execa('tmux', [...server, 'list-panes', '-a', '-F', TMUX_PANE_FORMAT], {
+      reject: false,
+      timeout: 3_000,
+      stdin: 'ignore',
+    })
+    if (result.exitCode !== 0) return []
+    return parseTmuxPanes(String(result.stdout))
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The parent pid of `pid`: from `/proc/<pid>/stat` on Linux, `ps -o ppid= -p <pid>` elsewhere.
+ * null when the process is gone or cannot be read.
+ */
+export function readParentPid(pid: number): number | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null
+  if (process.platform === 'linux') {
+    try {
+      return parseProcStatParentPid(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    } catch {
+      return null
+    }
+  }
+  try {
+    const result = execaSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
+      reject: false,
+      timeout: 2_000,
+    })
+    const parent = Number(String(result.stdout).trim())
+    return result.exitCode === 0 && Number.isInteger(parent) && parent >= 0 ? parent : null
+  } catch {
+    return null
+  }
+}
