@@ -1,0 +1,85 @@
+/**
+ * Navi's hooks with the real `claude` binary: installed by `installHooks` into a temp config dir,
+ * the CLI runs the handler through the installed command and the inbox folds to an ended session.
+ */
+import { realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createHookInbox } from '../../electron/engine/adapters/hook-inbox.ts'
+import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
+import { naviFiles, type EnginePaths } from '../../electron/engine/core/paths.ts'
+import { createClaudeEnv, disposeClaudeEnv, runClaudePrint } from '../support/claude-driver.ts'
+import { startScriptedApi, text, toolUse } from '../support/scripted-api.ts'
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+describe('hooks with the real claude CLI', () => {
+  it('records every event of a print-mode run and folds them to an ended session', async () => {
+    const root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-hooks-claude-')))
+    cleanups.push(() => rm(root, { recursive: true, force: true }))
+    const api = await startScriptedApi()
+    cleanups.push(() => api.close())
+    const project = join(root, 'proj')
+    const env = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [project], maxRetries: 0 })
+    cleanups.push(() => disposeClaudeEnv(env))
+    // A NAVI_HOME with a space and a quote: the installed command must quote it for the shell.
+    const paths: EnginePaths = {
+      naviHome: join(root, "navi o'home"),
+      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
+      codexHome: join(root, 'codex'),
+    }
+    await installHooks(paths)
+    await mkdir(project)
+
+    api.enqueue(
+      toolUse('Write', { file_path: join(project, 'a.txt'), content: 'hi' }),
+      text('all finished'),
+    )
+    const run = await runClaudePrint({
+      cwd: project,
+      env,
+      prompt: 'write the file',
+      args: ['--output-format', 'json', '--permission-mode', 'acceptEdits'],
+      timeoutMs: 60_000,
+    })
+    expect(run.exitCode).toBe(0)
+
+    const lines = (await readFile(naviFiles(paths).hookInbox, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    const events = lines.map((l) => l.hook_event_name)
+    for (const event of [
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'Stop',
+      'SessionEnd',
+    ]) {
+      expect(events).toContain(event)
+    }
+    const sessionId = (run.json as { session_id: string }).session_id
+    expect(new Set(lines.map((l) => l.session_id))).toEqual(new Set([sessionId]))
+    const post = lines.find((l) => l.hook_event_name === 'PostToolUse')
+    expect(post).toMatchObject({ tool_name: 'Write', cwd: project })
+    expect(post).not.toHaveProperty('tool_input')
+    // The claude process that ran the hooks: one pid, a real one (not the handler's shell).
+    const pids = new Set(lines.map((l) => l.claude_pid))
+    expect(pids.size).toBe(1)
+    expect(typeof [...pids][0]).toBe(process.platform === 'linux' ? 'number' : 'object')
+
+    const { states, corrupt } = await createHookInbox(paths).read()
+    expect(corrupt).toBe(0)
+    expect(states.get(sessionId)).toMatchObject({
+      ended: true,
+      endReason: 'other',
+      lastEvent: 'SessionEnd',
+    })
+  })
+})

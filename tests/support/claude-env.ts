@@ -1,0 +1,156 @@
+/**
+ * Hermetic environment for the real `claude` binary (the pinned `@anthropic-ai/claude-code` in this
+ * repo's node_modules). `const env = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [proj] })`
+ * creates a temp `CLAUDE_CONFIG_DIR` with a `.claude.json` that lets the TUI start without dialogs
+ * (reference, section 12.1) and returns the variables to pass to `runClaudePrint` or
+ * `startClaudeInTmux`; `await disposeClaudeEnv(env)` removes the config dir it created. The CLI never
+ * sees the caller's environment: `hermeticBaseEnv()` keeps only PATH, HOME, locale and shell basics, so
+ * a developer's `ANTHROPIC_*`, `CLAUDE*`, proxy or `NODE_ENV` variables cannot leak into a test.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+const claudePackageDir = join(repoRoot, 'node_modules', '@anthropic-ai', 'claude-code')
+
+/** Absolute path of the repo's pinned `claude` binary; throws if `npm ci` has not been run. */
+export function claudeBinary(): string {
+  const bin = join(repoRoot, 'node_modules', '.bin', 'claude')
+  if (!existsSync(bin)) {
+    throw new Error(
+      `The claude binary is missing at ${bin}. Run "npm ci" in ${repoRoot} ` +
+        '(it installs the pinned @anthropic-ai/claude-code devDependency).',
+    )
+  }
+  return bin
+}
+
+/** Version of the pinned CLI package, e.g. `2.1.197`. */
+export function claudeVersion(): string {
+  const pkg: unknown = JSON.parse(readFileSync(join(claudePackageDir, 'package.json'), 'utf8'))
+  const version =
+    typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined
+  if (typeof version !== 'string') throw new Error('cannot read the claude-code package version')
+  return version
+}
+
+const keptVariables = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+]
+
+/** The caller's environment reduced to what a shell needs; everything else is dropped. */
+export function hermeticBaseEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && (keptVariables.includes(key) || key.startsWith('LC_')))
+      env[key] = value
+  }
+  return env
+}
+
+/** Variables for one hermetic CLI setup; always has the keys below. */
+export type ClaudeEnv = Record<string, string> & {
+  ANTHROPIC_BASE_URL: string
+  ANTHROPIC_API_KEY: string
+  CLAUDE_CONFIG_DIR: string
+  DISABLE_AUTOUPDATER: string
+}
+
+export interface ClaudeEnvOptions {
+  /** Base URL of the scripted API, without `/v1`. */
+  apiUrl: string
+  /** Use this config dir instead of a fresh temp dir (it is then not removed by `disposeClaudeEnv`). */
+  configDir?: string
+  /** Project dirs whose trust dialog counts as accepted. `startClaudeInTmux` adds its cwd itself. */
+  trustedDirs?: string[]
+  /** Sets `CLAUDE_CODE_MAX_RETRIES` (the CLI's default is 10 retries over ~3 minutes). */
+  maxRetries?: number
+  /** @default 'sk-test' */
+  apiKey?: string
+  /** Added last, so it can override anything above. */
+  extraEnv?: Record<string, string>
+}
+
+const createdConfigDirs = new Set<string>()
+
+/** Creates the config dir and its `.claude.json`, and returns the variables for the CLI. */
+export async function createClaudeEnv(opts: ClaudeEnvOptions): Promise<ClaudeEnv> {
+  const configDir =
+    opts.configDir ?? realpathSync(await mkdtemp(join(tmpdir(), 'navi-claude-config-')))
+  if (opts.configDir === undefined) createdConfigDirs.add(configDir)
+  await mkdir(configDir, { recursive: true })
+  const apiKey = opts.apiKey ?? 'sk-test'
+  await writeClaudeState(configDir, (state) => ({
+    ...state,
+    hasCompletedOnboarding: true,
+    theme: 'dark',
+    lastOnboardingVersion: claudeVersion(),
+    // The CLI remembers approved keys by their last 20 characters.
+    customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
+  }))
+  for (const dir of opts.trustedDirs ?? []) await trustProject(configDir, dir)
+  const retries: Record<string, string> =
+    opts.maxRetries === undefined ? {} : { CLAUDE_CODE_MAX_RETRIES: String(opts.maxRetries) }
+  return {
+    ANTHROPIC_BASE_URL: opts.apiUrl,
+    ANTHROPIC_API_KEY: apiKey,
+    CLAUDE_CONFIG_DIR: configDir,
+    DISABLE_AUTOUPDATER: '1',
+    // No network in tests: skip telemetry/error uploads and IDE or survey pop-ups in the TUI.
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL: '1',
+    CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
+    ...retries,
+    ...opts.extraEnv,
+  }
+}
+
+/** Marks `dir` (and its real path) as trusted in `<configDir>/.claude.json`. */
+export async function trustProject(configDir: string, dir: string): Promise<void> {
+  const paths = new Set([dir, existsSync(dir) ? realpathSync(dir) : dir])
+  await writeClaudeState(configDir, (state) => {
+    const projects = isRecord(state.projects) ? { ...state.projects } : {}
+    for (const p of paths) {
+      const existing = isRecord(projects[p]) ? projects[p] : {}
+      projects[p] = { allowedTools: [], ...existing, hasTrustDialogAccepted: true }
+    }
+    return { ...state, projects }
+  })
+}
+
+/** Removes the config dir if `createClaudeEnv` created it. */
+export async function disposeClaudeEnv(env: ClaudeEnv): Promise<void> {
+  const dir = env.CLAUDE_CONFIG_DIR
+  if (!createdConfigDirs.delete(dir)) return
+  await rm(dir, { recursive: true, force: true })
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+async function writeClaudeState(
+  configDir: string,
+  update: (state: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
+  const file = join(configDir, '.claude.json')
+  let state: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'))
+    if (isRecord(parsed)) state = parsed
+  } catch {
+    // missing or unreadable: start from an empty state
+  }
+  await writeFile(file, `${JSON.stringify(update(state), null, 2)}\n`)
+}
