@@ -1,0 +1,115 @@
+/**
+ * Incremental reader of Navi's hook inbox, `$NAVI_HOME/hooks/events.jsonl` (written by
+ * `resources/hooks/navi-hook.mjs`), folded into one state per session by `core/hook-fold.ts`.
+ *
+ * Rotation: the handler renames a full inbox to `events.jsonl.1` and starts a new one. The rotated
+ * file is read once at start (it holds the older events), and when the tail sees the inbox replaced
+ * by a rotation (the `.1` file is the inode it was reading), the lines appended to it after the last
+ * read are folded before the new file's. A truncated or deleted inbox only restarts the tail: the
+ * states folded so far stay, since hook events of a session only ever move its state forward.
+ */
+import { readFile, stat } from 'node:fs/promises'
+import { foldHookLine } from '../core/hook-fold.ts'
+import { createLineSplitter } from '../core/line-splitter.ts'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import type { HookSessionState } from '../core/records.ts'
+import { createJsonlTail } from './jsonl-tail.ts'
+
+export interface HookInboxRead {
+  /** Folded state per session id (a copy: the caller may keep it). */
+  states: Map<string, HookSessionState>
+  /** Lines skipped since the reader was created: not JSON, or not a hook line. */
+  corrupt: number
+  /** Whether this read changed any state (always set by `read`; optional so callers can build a fallback). */
+  changed?: boolean
+}
+
+export interface HookInbox {
+  readonly path: string
+  /** Folds what was appended since the previous call. Never throws for a missing inbox. */
+  read(): Promise<HookInboxRead>
+}
+
+/** Where the tail was in the file it followed, to find that file again after a rotation. */
+interface TailPosition {
+  ino: number
+  offset: number
+}
+
+const NEWLINE = 0x0a
+
+async function inodeOf(path: string): Promise<number | null> {
+  return stat(path).then(
+    (s) => s.ino,
+    () => null,
+  )
+}
+
+/** Complete lines of `buf` from the line that contains byte `offset` on. */
+function linesFrom(buf: Buffer, offset: number): string[] {
+  const start = offset <= 0 ? 0 : buf.lastIndexOf(NEWLINE, Math.min(offset, buf.length) - 1) + 1
+  return createLineSplitter().push(buf.subarray(start))
+}
+
+/** Creates the reader; `inboxPath` defaults to `naviFiles(paths).hookInbox`. */
+export function createHookInbox(
+  paths: EnginePaths,
+  inboxPath = naviFiles(paths).hookInbox,
+): HookInbox {
+  const rotatedPath = `${inboxPath}.1`
+  const tail = createJsonlTail(inboxPath)
+  const states = new Map<string, HookSessionState>()
+  let corrupt = 0
+  let started = false
+  let position: TailPosition | null = null
+
+  const fold = (value: unknown): boolean => {
+    const result = foldHookLine(states, value)
+    if (result === 'corrupt') corrupt++
+    return result === 'applied'
+  }
+
+  const foldTexts = (texts: string[]): boolean => {
+    let changed = false
+    for (const text of texts) {
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        corrupt++
+        continue
+      }
+      changed = fold(value) || changed
+    }
+    return changed
+  }
+
+  /** Folds the rotated file from byte `from`; only when it is the file `expectIno` names, if given. */
+  const foldRotated = async (from: number, expectIno: number | null): Promise<boolean> => {
+    if (expectIno !== null && (await inodeOf(rotatedPath)) !== expectIno) return false
+    const buf = await readFile(rotatedPath).catch(() => null)
+    return buf ? foldTexts(linesFrom(buf, from)) : false
+  }
+
+  return {
+    path: inboxPath,
+    async read() {
+      let changed = false
+      if (!started) {
+        started = true
+        changed = await foldRotated(0, null)
+      }
+      const before = position
+      const result = await tail.readNew()
+      corrupt += result.corrupt
+      if (result.reset && before) {
+        changed = (await foldRotated(before.offset, before.ino)) || changed
+      }
+      for (const value of result.lines) changed = fold(value) || changed
+      // A rotation between readNew and this stat only loses the lines of that instant.
+      const ino = await inodeOf(inboxPath)
+      position = ino === null ? null : { ino, offset: tail.offset }
+      return { states: new Map(states), corrupt, changed }
+    },
+  }
+}

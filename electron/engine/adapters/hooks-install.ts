@@ -1,0 +1,213 @@
+/**
+ * `navi hooks install|uninstall|status`: puts Navi's hook handler into Claude Code's user settings
+ * (`$CLAUDE_CONFIG_DIR/settings.json`) and takes it out again. The edits themselves are pure
+ * (`core/hooks-settings.ts`); this module owns the files.
+ *
+ * Preserving the user's file:
+ * - It is parsed, edited and written back with the indentation, trailing newline and BOM it had
+ *   (`JSON.stringify` keeps key order), atomically (write-file-atomic follows a symlinked file).
+ *   A file that is not JSON is refused and never touched.
+ * - Before any change to an existing file, its bytes are copied to
+ *   `settings.json.navi-backup-<timestamp>`.
+ * - Uninstall restores a backup byte for byte when the backup parses to exactly what the removal
+ *   produced (same keys, same order): nothing else changed since install, so the user's own
+ *   formatting comes back even where re-serialising would differ. Otherwise the removal is written.
+ * - The handler copy in `$NAVI_HOME/bin/` is left on uninstall: sessions that started with the
+ *   hooks keep calling it until they end, and a missing file would show them hook errors.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import writeFileAtomic from 'write-file-atomic'
+import {
+  addNaviHooks,
+  buildNaviHookCommand,
+  countNaviEntries,
+  HooksSettingsShapeError,
+  naviHooksStatus,
+  removeNaviHooks,
+  shellQuote,
+} from '../core/hooks-settings.ts'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import {
+  commitSettings,
+  findMatchingBackup,
+  formatJson,
+  HooksSettingsError,
+  readSettings,
+  sameJson,
+  styleOf,
+} from './settings-file.ts'
+
+export { HooksSettingsError }
+
+export interface HooksInstallOptions {
+  /** The handler to copy. Default: `resources/hooks/navi-hook.mjs` of this checkout. */
+  handlerSource?: string
+  /** Absolute node binary for the hook command (a GUI or hook env may lack `node` on PATH). */
+  nodePath?: string
+  /** @default () => new Date() */
+  now?: () => Date
+}
+
+export interface HooksInstallResult {
+  /** Whether settings.json was written. */
+  changed: boolean
+  settingsPath: string
+  handlerPath: string
+  /** Copy of the settings taken before the change, when the file existed. */
+  backupPath: string | null
+}
+
+export interface HooksUninstallResult extends HooksInstallResult {
+  /** Navi hook entries taken out (0: none were installed). */
+  removed: number
+  /** The backup the file was restored from byte for byte, rather than re-serialised. */
+  restoredFrom: string | null
+}
+
+export interface HooksStatus {
+  /** Every event Navi needs has a Navi entry. */
+  installed: boolean
+  events: string[]
+  missing: string[]
+  /** Navi entries point at another handler than this NAVI_HOME's, or at several. */
+  outdated: boolean
+  commands: string[]
+  handlerPath: string
+  settingsPath: string
+  handlerPresent: boolean
+  inboxPath: string
+  inboxLastWrite?: string
+  /** Why settings.json could not be read, when it could not. */
+  settingsError?: string
+}
+
+function defaultHandlerSource(): string {
+  const candidates = [
+    fileURLToPath(new URL('../../../resources/hooks/navi-hook.mjs', import.meta.url)),
+    join(process.cwd(), 'resources', 'hooks', 'navi-hook.mjs'),
+  ]
+  const found = candidates.find((path) => existsSync(path))
+  if (!found)
+    throw new HooksSettingsError(`Navi's hook handler not found in ${candidates.join(', ')}`)
+  return found
+}
+
+/** Under Electron, `process.execPath` is the app: it runs the handler as plain node with this env. */
+function hookCommand(paths: EnginePaths, opts: HooksInstallOptions): string {
+  const underElectron = !opts.nodePath && Boolean(process.versions.electron)
+  const command = buildNaviHookCommand({
+    nodePath: opts.nodePath ?? process.execPath,
+    handlerPath: naviFiles(paths).hookHandler,
+    naviHome: paths.naviHome,
+  })
+  return underElectron ? `ELECTRON_RUN_AS_NODE=1 ${command}` : command
+}
+
+async function copyHandler(source: string, target: string): Promise<void> {
+  const content = await readFile(source)
+  const existing = await readFile(target).catch(() => null)
+  if (existing && existing.equals(content)) return
+  await mkdir(dirname(target), { recursive: true })
+  await writeFileAtomic(target, content, { mode: 0o755 })
+}
+
+function toSettingsError(error: unknown, path: string): unknown {
+  if (error instanceof HooksSettingsShapeError) {
+    return new HooksSettingsError(`${path}: ${error.message}; Navi left it unchanged.`)
+  }
+  return error
+}
+
+/**
+ * Copies the handler to `$NAVI_HOME/bin/navi-hook.mjs` and adds Navi's hooks to settings.json.
+ * Idempotent: a second install writes nothing.
+ * @throws HooksSettingsError when settings.json is not JSON or has a shape Navi will not edit.
+ */
+export async function installHooks(
+  paths: EnginePaths,
+  opts: HooksInstallOptions = {},
+): Promise<HooksInstallResult> {
+  const files = naviFiles(paths)
+  const settingsPath = files.claudeSettings
+  const before = await readSettings(settingsPath)
+  let next: unknown
+  try {
+    next = addNaviHooks(before.value, hookCommand(paths, opts))
+  } catch (error) {
+    throw toSettingsError(error, settingsPath)
+  }
+  await copyHandler(opts.handlerSource ?? defaultHandlerSource(), files.hookHandler)
+  await mkdir(files.hooksDir, { recursive: true })
+  const result = { changed: false, settingsPath, handlerPath: files.hookHandler }
+  if (before.exists && sameJson(next, before.value)) return { ...result, backupPath: null }
+  const now = (opts.now ?? (() => new Date()))()
+  const content = formatJson(next, styleOf(before.raw))
+  const backupPath = await commitSettings(settingsPath, before, content, now)
+  return { ...result, changed: true, backupPath }
+}
+
+/**
+ * Removes exactly Navi's entries from settings.json (see the module comment for the backup rule).
+ * @throws HooksSettingsError when settings.json is not JSON or has a shape Navi will not edit.
+ */
+export async function uninstallHooks(
+  paths: EnginePaths,
+  opts: Pick<HooksInstallOptions, 'now'> = {},
+): Promise<HooksUninstallResult> {
+  const files = naviFiles(paths)
+  const settingsPath = files.claudeSettings
+  const before = await readSettings(settingsPath)
+  const result = { settingsPath, handlerPath: files.hookHandler }
+  let next: unknown
+  try {
+    next = removeNaviHooks(before.value)
+  } catch (error) {
+    throw toSettingsError(error, settingsPath)
+  }
+  if (!before.exists || sameJson(next, before.value)) {
+    return { ...result, changed: false, backupPath: null, removed: 0, restoredFrom: null }
+  }
+  const removed = countNaviEntries(before.value)
+  const backup = await findMatchingBackup(settingsPath, next)
+  const content = backup?.raw ?? formatJson(next, styleOf(before.raw))
+  const now = (opts.now ?? (() => new Date()))()
+  const backupPath = await commitSettings(settingsPath, before, content, now)
+  return { ...result, changed: true, backupPath, removed, restoredFrom: backup?.path ?? null }
+}
+
+/** What is installed, for `navi hooks status` and `navi doctor`. Never throws on a bad file. */
+export async function hooksStatus(paths: EnginePaths): Promise<HooksStatus> {
+  const files = naviFiles(paths)
+  let settings: unknown = {}
+  let settingsError: string | undefined
+  try {
+    settings = (await readSettings(files.claudeSettings)).value
+  } catch (error) {
+    settingsError = error instanceof Error ? error.message : String(error)
+  }
+  const status = naviHooksStatus(settings)
+  const handlerPresent = existsSync(files.hookHandler)
+  const inboxMtime = await stat(files.hookInbox).then(
+    (s) => s.mtime,
+    () => null,
+  )
+  const quotedHandler = shellQuote(files.hookHandler)
+  const outdated =
+    status.commands.length > 1 || status.commands.some((cmd) => !cmd.includes(quotedHandler))
+  return {
+    installed: status.missingEvents.length === 0,
+    events: status.installedEvents,
+    missing: status.missingEvents,
+    outdated,
+    commands: status.commands,
+    handlerPath: files.hookHandler,
+    settingsPath: files.claudeSettings,
+    handlerPresent,
+    inboxPath: files.hookInbox,
+    ...(inboxMtime ? { inboxLastWrite: inboxMtime.toISOString() } : {}),
+    ...(settingsError ? { settingsError } : {}),
+  }
+}

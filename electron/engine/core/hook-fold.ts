@@ -1,0 +1,169 @@
+/**
+ * Folds lines of Navi's hook inbox (`$NAVI_HOME/hooks/events.jsonl`, written by
+ * `resources/hooks/navi-hook.mjs`) into one {@link HookSessionState} per session. Pure.
+ *
+ * What each hook event means for the session (payloads: agent-cli-formats.md §11.2). `lastEvent` and
+ * `lastEventAt` always name the event that decided the current meaning:
+ * - `SessionStart`: the session runs (sets `startedAt`; also reopens a resumed, ended session). A
+ *   `compact` start of a known session (auto-compaction happens mid-turn) changes nothing.
+ * - `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `PostToolUseFailure`: working. Each refreshes
+ *   `lastEventAt`, so a long silence while "working" can be told apart (Esc fires no Stop).
+ * - `PermissionRequest`: needs permission; `message` = "Permission needed: <tool> (<command/file>)".
+ * - `Notification` `permission_prompt`: needs permission with the notification's message, unless a
+ *   PermissionRequest already said so (its message names the tool, so it is kept).
+ *   `idle_prompt`: waiting for input. Other notification types change nothing.
+ * - `Stop`: the turn finished. `SessionEnd`: ended, `endReason` = the payload's reason.
+ * Answering a permission dialog fires no hook of its own: the next working event (the granted
+ * tool's PostToolUse, any PreToolUse, a new prompt) means it was answered. A PostToolUse of another
+ * tool is a parallel call finishing and does not clear it. Tool events of a sub-agent (`agent_id`)
+ * after the main turn finished are background work and leave the finished state alone.
+ * After SessionEnd only a SessionStart changes the state. Other events are ignored.
+ * Tool hooks run in the background and may be appended late: a line stamped (at hook start) before
+ * the event that decided the state is ignored, unless it is older by more than
+ * {@link LATE_LINE_WINDOW_MS}, which only a clock set back explains.
+ */
+import { z } from 'zod'
+import type { HookSessionState } from './records.ts'
+
+const hookLineSchema = z.object({
+  hook_event_name: z.string().min(1),
+  session_id: z.string().min(1),
+  received_at: z.string().min(1),
+  cwd: z.string().nullish(),
+  transcript_path: z.string().nullish(),
+  tool_name: z.string().nullish(),
+  tool_detail: z.string().nullish(),
+  message: z.string().nullish(),
+  notification_type: z.string().nullish(),
+  reason: z.string().nullish(),
+  source: z.string().nullish(),
+  agent_id: z.string().nullish(),
+  claude_pid: z.number().int().positive().nullish(),
+})
+/** One line of the hook inbox, as far as status is concerned. */
+export type HookLine = z.infer<typeof hookLineSchema>
+
+/** What a line did: changed a state, was a valid line with no effect, or is not a hook line. */
+export type HookFoldResult = 'applied' | 'ignored' | 'corrupt'
+
+const WORKING_EVENTS: ReadonlySet<string> = new Set([
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+])
+const MAX_DETAIL = 120
+/** How much older than the current state a line may be and still count as merely late. */
+export const LATE_LINE_WINDOW_MS = 60_000
+
+function isLate(line: HookLine, prev: HookSessionState | undefined): boolean {
+  if (!prev) return false
+  const behind = Date.parse(prev.lastEventAt) - Date.parse(line.received_at)
+  return behind > 0 && behind <= LATE_LINE_WINDOW_MS
+}
+
+type Change = Partial<HookSessionState> | null
+
+function emptyState(line: HookLine): HookSessionState {
+  return {
+    sessionId: line.session_id,
+    cwd: null,
+    transcriptPath: null,
+    lastEvent: line.hook_event_name,
+    lastEventAt: line.received_at,
+    message: null,
+    notificationType: null,
+    toolName: null,
+    claudePid: null,
+    ended: false,
+    endReason: null,
+    startedAt: null,
+  }
+}
+
+/** `Permission needed: Bash (touch /tmp/x)`. */
+export function permissionMessage(toolName: string | null, detail: string | null): string {
+  const tool = toolName ?? 'a tool'
+  if (!detail) return `Permission needed: ${tool}`
+  const short = detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL - 1)}…` : detail
+  return `Permission needed: ${tool} (${short})`
+}
+
+function isWaitingOnPermission(state: HookSessionState | undefined): boolean {
+  if (!state) return false
+  return (
+    state.lastEvent === 'PermissionRequest' ||
+    (state.lastEvent === 'Notification' && state.notificationType === 'permission_prompt')
+  )
+}
+
+function isTurnFinished(state: HookSessionState | undefined): boolean {
+  if (!state) return false
+  return (
+    state.lastEvent === 'Stop' ||
+    (state.lastEvent === 'Notification' && state.notificationType === 'idle_prompt')
+  )
+}
+
+function decide(line: HookLine, prev: HookSessionState | undefined): Change {
+  const event = line.hook_event_name
+  const status = { message: null, notificationType: null, ended: false, endReason: null }
+  if (prev?.ended && event !== 'SessionStart') return null
+  if (event === 'SessionStart') {
+    // A compaction restarts the session mid-turn: the turn goes on, nothing to tell.
+    if (line.source === 'compact' && prev) return null
+    const startedAt = prev && !prev.ended && prev.startedAt ? prev.startedAt : line.received_at
+    return { ...status, startedAt, toolName: null }
+  }
+  if (WORKING_EVENTS.has(event)) {
+    if (line.agent_id && isTurnFinished(prev)) return null
+    const isPostTool = event === 'PostToolUse' || event === 'PostToolUseFailure'
+    const otherToolFinished = isPostTool && prev?.toolName && prev.toolName !== line.tool_name
+    if (isWaitingOnPermission(prev) && otherToolFinished) return null
+    return { ...status, toolName: line.tool_name ?? null }
+  }
+  if (event === 'PermissionRequest') {
+    const toolName = line.tool_name ?? null
+    const message = permissionMessage(toolName, line.tool_detail ?? null)
+    return { ...status, message, toolName }
+  }
+  if (event === 'Notification') {
+    const type = line.notification_type ?? null
+    if (type === 'permission_prompt') {
+      if (prev?.lastEvent === 'PermissionRequest') return null
+      return { ...status, message: line.message ?? null, notificationType: type }
+    }
+    if (type === 'idle_prompt') {
+      return { ...status, message: line.message ?? null, notificationType: type, toolName: null }
+    }
+    return null
+  }
+  if (event === 'Stop') return { ...status, toolName: null }
+  if (event === 'SessionEnd') return { ...status, ended: true, endReason: line.reason ?? null }
+  return null
+}
+
+/**
+ * Applies one parsed inbox line to `states` (mutated in place: the map is the fold's accumulator).
+ * @returns `corrupt` when the value is not a hook line (the caller counts those), `ignored` for an
+ *   event that tells nothing about status, else `applied`.
+ */
+export function foldHookLine(states: Map<string, HookSessionState>, line: unknown): HookFoldResult {
+  const parsed = hookLineSchema.safeParse(line)
+  if (!parsed.success) return 'corrupt'
+  const hookLine = parsed.data
+  const prev = states.get(hookLine.session_id)
+  const change = isLate(hookLine, prev) ? null : decide(hookLine, prev)
+  if (!change) return 'ignored'
+  const base = prev ?? emptyState(hookLine)
+  states.set(hookLine.session_id, {
+    ...base,
+    ...change,
+    cwd: hookLine.cwd ?? base.cwd,
+    transcriptPath: hookLine.transcript_path ?? base.transcriptPath,
+    claudePid: hookLine.claude_pid ?? base.claudePid,
+    lastEvent: hookLine.hook_event_name,
+    lastEventAt: hookLine.received_at,
+  })
+  return 'applied'
+}
