@@ -14,7 +14,10 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-floating-promises': 'off',
     },
   },
@@ -29,7 +32,18 @@ export default tseslint.config(
   {
     files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The engine, CLI and shared code run in plain Node: never import electron here.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message:
+                'The engine, CLI and shared code run in plain Node: never import electron here.',
+            },
+          ],
+        },
+      ],
     },
   },
   prettier,

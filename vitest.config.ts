@@ -2,7 +2,11 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/adapters/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    include: [
+      'tests/unit/**/*.test.ts',
+      'tests/adapters/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration tests drive real claude processes and git; two cores do not take more in parallel.

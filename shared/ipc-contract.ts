@@ -35,7 +35,8 @@ export type PushChannel = keyof typeof pushChannels
 export type PushPayload<C extends PushChannel> = z.infer<(typeof pushChannels)[C]>
 
 /** The envelope every call returns: handlers never throw across the bridge. */
-export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } }
+export type IpcResult<T> =
+  { ok: true; data: T } | { ok: false; error: { code: string; message: string } }
 
 /** What the preload exposes as `window.api`, derived from the contract so drift fails typecheck. */
 export interface RendererApi {

@@ -10,7 +10,8 @@ const engine = createEngine({ paths: resolvePaths() })
 function handle<C extends IpcChannel>(channel: C, fn: (input: unknown) => Promise<unknown>): void {
   ipcMain.handle(channel, async (_event, raw): Promise<IpcResult<unknown>> => {
     const parsed = ipcContract[channel].input.safeParse(raw)
-    if (!parsed.success) return { ok: false, error: { code: 'bad_input', message: parsed.error.message } }
+    if (!parsed.success)
+      return { ok: false, error: { code: 'bad_input', message: parsed.error.message } }
     try {
       return { ok: true, data: await fn(parsed.data) }
     } catch (error) {

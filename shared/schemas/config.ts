@@ -3,7 +3,9 @@ import { z } from 'zod'
 /** A duration such as `30s`, `2m`, `1h` or a number of seconds. */
 export const durationSchema = z.union([
   z.number().positive(),
-  z.string().regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/, 'expected a duration such as 500ms, 30s, 2m or 1h'),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/, 'expected a duration such as 500ms, 30s, 2m or 1h'),
 ])
 
 export const registeredProjectSchema = z

@@ -1,0 +1,43 @@
+import { watch, type FSWatcher } from 'node:fs'
+
+/**
+ * Watches directories that may not exist yet (`~/.claude/tasks` appears with the first task list): `ensure()`
+ * retries the missing ones, and the engine calls it on every poll. Errors (a deleted directory) close that
+ * watcher quietly; the next `ensure()` brings it back.
+ */
+export interface DirWatchers {
+  ensure(): void
+  close(): void
+}
+
+export function createDirWatchers(
+  dirs: { path: string; recursive: boolean }[],
+  onChange: (path: string, file: string | null) => void,
+): DirWatchers {
+  const active = new Map<string, FSWatcher>()
+  return {
+    ensure() {
+      for (const dir of dirs) {
+        if (active.has(dir.path)) continue
+        try {
+          const watcher = watch(
+            dir.path,
+            { recursive: dir.recursive, persistent: false },
+            (_e, file) => onChange(dir.path, file ? String(file) : null),
+          )
+          watcher.on('error', () => {
+            watcher.close()
+            active.delete(dir.path)
+          })
+          active.set(dir.path, watcher)
+        } catch {
+          // Not there yet: the next ensure() tries again.
+        }
+      }
+    },
+    close() {
+      for (const watcher of active.values()) watcher.close()
+      active.clear()
+    },
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The pure diff of two snapshots of one project into typed events. Event ids are derived from content (the
+ * commit sha, the session and the status it entered…), never from when Navi looked, so a restart or a second
+ * engine produces the same ids and the log deduplicates them.
+ */
+import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import type { Session, TaskList } from '../../../shared/schemas/session.ts'
+import { eventId } from './event-line.ts'
+
+export interface DiffContext {
+  now: number
+  /**
+   * For a project with no previous snapshot: only what happened after this moment (the engine's previous
+   * cycle) is news; older sessions and task lists are history and produce no events.
+   */
+  since: number
+}
+
+export function diffSnapshots(
+  prev: ProjectSnapshot | null,
+  next: ProjectSnapshot,
+  ctx: DiffContext,
+): EngineEvent[] {
+  const timestamp = new Date(ctx.now).toISOString()
+  const make = (
+    type: EventType,
+    key: string[],
+    details: Record<string, unknown>,
+    session?: string,
+  ): EngineEvent => ({
+    id: eventId([type, next.project_dir, ...key]),
+    timestamp,
+    type,
+    project: next.name,
+    ...(session ? { session } : {}),
+    details,
+  })
+  return [
+    ...diffGit(prev, next, make),
+    ...diffSessions(prev, next, ctx, make),
+    ...diffTasks(prev, next, ctx, make),
+  ]
+}
+
+type MakeEvent = (
+  type: EventType,
+  key: string[],
+  details: Record<string, unknown>,
+  session?: string,
+) => EngineEvent
+
+function diffGit(
+  prev: ProjectSnapshot | null,
+  next: ProjectSnapshot,
+  make: MakeEvent,
+): EngineEvent[] {
+  const git = next.git
+  if (!git || git.error) return []
+  const events: EngineEvent[] = []
+  const commits = [...git.new_commits].reverse()
+  commits.forEach((commit, index) => {
+    const more = index === commits.length - 1 && git.new_commits_truncated > 0
+    events.push(
+      make('commit', [commit.sha], {
+        sha: commit.sha,
+        message: commit.subject,
+        branch: commit.branch,
+        ...(commit.author ? { author: commit.author } : {}),
+        ...(commit.timestamp ? { committed_at: commit.timestamp } : {}),
+        ...(more ? { more_commits: git.new_commits_truncated } : {}),
+      }),
+    )
+  })
+  const prevGit = prev?.git
+  if (prevGit && !prevGit.error) {
+    for (const [branch, sha] of Object.entries(git.branch_heads)) {
+      if (!(branch in prevGit.branch_heads)) {
+        events.push(make('branch_created', [branch, sha], { branch, sha }))
+      }
+    }
+    if (prevGit.pr.state === 'none' && git.pr.state === 'open') {
+      events.push(
+        make('pr_created', [String(git.pr.number ?? next.branch)], {
+          branch: next.branch,
+          ...(git.pr.number !== undefined ? { number: git.pr.number } : {}),
+          ...(git.pr.url ? { url: git.pr.url } : {}),
+        }),
+      )
+    }
+  }
+  return events
+}
+
+function diffSessions(
+  prev: ProjectSnapshot | null,
+  next: ProjectSnapshot,
+  ctx: DiffContext,
+  make: MakeEvent,
+): EngineEvent[] {
+  const events: EngineEvent[] = []
+  const before = new Map((prev?.sessions ?? []).map((s) => [s.id, s]))
+  const started = (s: Session) =>
+    make('session_started', [s.id, s.started_at ?? ''], sessionDetails(s), s.id)
+  const ended = (s: Session, reason: string | null) =>
+    make(
+      'session_ended',
+      [s.id, s.last_activity ?? ''],
+      { agent: s.agent, name: s.name, reason },
+      s.id,
+    )
+
+  for (const session of next.sessions) {
+    const old = before.get(session.id)
+    before.delete(session.id)
+    if (!old) {
+      if (session.status !== 'ended') events.push(started(session))
+      else if (after(session.last_activity, ctx.since)) {
+        events.push(started(session), ended(session, session.status_reason))
+      }
+      continue
+    }
+    if (old.status === 'ended' && session.status !== 'ended') {
+      const details = { ...sessionDetails(session), resumed: true }
+      events.push(
+        make(
+          'session_started',
+          [session.id, 'resumed', session.status_since ?? ''],
+          details,
+          session.id,
+        ),
+      )
+    } else if (old.status !== 'ended' && session.status === 'ended') {
+      events.push(ended(session, session.status_reason))
+    } else if (old.status !== session.status) {
+      events.push(
+        make(
+          'session_status_change',
+          [session.id, session.status, session.status_since ?? String(ctx.now)],
+          {
+            from: old.status,
+            to: session.status,
+            reason: session.status_reason,
+            name: session.name,
+            agent: session.agent,
+          },
+          session.id,
+        ),
+      )
+    }
+  }
+  for (const gone of before.values()) {
+    if (gone.status !== 'ended') events.push(ended(gone, 'no longer found'))
+  }
+  return events
+}
+
+function diffTasks(
+  prev: ProjectSnapshot | null,
+  next: ProjectSnapshot,
+  ctx: DiffContext,
+  make: MakeEvent,
+): EngineEvent[] {
+  const events: EngineEvent[] = []
+  const before = new Map((prev?.task_lists ?? []).map((l) => [l.id, l]))
+  for (const list of next.task_lists) {
+    const old = before.get(list.id)
+    if (!old && !isNews(list, ctx)) continue
+    const oldStatus = new Map((old?.tasks ?? []).map((t) => [t.id, t.status]))
+    for (const task of list.tasks) {
+      const was = oldStatus.get(task.id)
+      const details = taskDetails(list, task.id, task.title)
+      if (task.status === 'in_progress' && was !== 'in_progress' && was !== 'completed') {
+        events.push(make('task_started', [list.id, task.id], details, list.session_id))
+      }
+      if (task.status === 'completed' && was !== 'completed') {
+        events.push(make('task_completed', [list.id, task.id], details, list.session_id))
+      }
+    }
+    if (allDone(list) && !(old && allDone(old))) {
+      events.push(
+        make(
+          'pbi_completed',
+          [list.id, String(list.tasks.length)],
+          { pbi: list.id, title: list.title, source: list.source, tasks: list.tasks.length },
+          list.session_id,
+        ),
+      )
+    }
+  }
+  return events
+}
+
+/** A task list the previous snapshot did not have is news only if it changed after `since`. */
+function isNews(list: TaskList, ctx: DiffContext): boolean {
+  return after(list.updated_at ?? null, ctx.since)
+}
+
+const allDone = (list: TaskList): boolean =>
+  list.tasks.length > 0 && list.tasks.every((t) => t.status === 'completed')
+
+function taskDetails(list: TaskList, taskId: string, title: string): Record<string, unknown> {
+  return {
+    pbi: list.id,
+    pbi_title: list.title,
+    task_id: taskId,
+    task_title: title,
+    source: list.source,
+  }
+}
+
+function sessionDetails(s: Session): Record<string, unknown> {
+  return { agent: s.agent, name: s.name, cwd: s.cwd, status: s.status, reason: s.status_reason }
+}
+
+function after(value: string | null | undefined, since: number): boolean {
+  return value !== null && value !== undefined && Date.parse(value) > since
+}

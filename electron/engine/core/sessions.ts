@@ -1,0 +1,174 @@
+/** Joins what the sources know about each session into one `Session` (project assignment comes later). */
+import type { Session, TaskList, TokenUsage } from '../../../shared/schemas/session.ts'
+import type {
+  ClaudeTaskListRecord,
+  CodexRolloutSummary,
+  HookSessionState,
+  LiveSessionRecord,
+  TranscriptSummary,
+} from './records.ts'
+import { decideClaudeStatus, decideCodexStatus } from './session-status.ts'
+import { summarizeTokens } from './transcript-fold.ts'
+
+export interface ClaudeSources {
+  transcripts: TranscriptSummary[]
+  live: LiveSessionRecord[]
+  hooks: ReadonlyMap<string, HookSessionState>
+  taskLists: ClaudeTaskListRecord[]
+  /** The CLI writes live-session files on this machine (`sessions/` exists). */
+  liveFilesSupported: boolean
+  /** Liveness of pids recorded by hooks (pid → alive). */
+  pidAlive: ReadonlyMap<number, boolean>
+  /** tmux pane of a pid, found by walking the process tree. */
+  paneOfPid: ReadonlyMap<number, { pane: string; socket: string }>
+  now: number
+}
+
+const ZERO_TOKENS: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
+
+export function assembleClaudeSessions(src: ClaudeSources): Session[] {
+  const transcriptById = new Map(src.transcripts.map((t) => [t.sessionId, t]))
+  const liveById = pickLivePerSession(src.live)
+  const listsById = new Map(src.taskLists.map((l) => [l.listId, l]))
+  const ids = new Set([...transcriptById.keys(), ...liveById.keys(), ...src.hooks.keys()])
+
+  const sessions: Session[] = []
+  for (const id of ids) {
+    const transcript = transcriptById.get(id) ?? null
+    const live = liveById.get(id) ?? null
+    const hook = src.hooks.get(id) ?? null
+    const cwd = transcript?.cwd ?? live?.cwd ?? hook?.cwd
+    if (!cwd) continue
+    const hookPid = hook?.claudePid ?? null
+    const decision = decideClaudeStatus({
+      transcript,
+      live,
+      hook,
+      hookPidAlive: hookPid === null ? null : (src.pidAlive.get(hookPid) ?? null),
+      liveFilesSupported: src.liveFilesSupported,
+      now: src.now,
+    })
+    const name = transcript?.customTitle ?? transcript?.title ?? live?.name ?? id.slice(0, 8)
+    const pid = live?.pid ?? hookPid
+    const alive = decision.status !== 'ended'
+    const pane = alive && pid !== null ? (src.paneOfPid.get(pid) ?? null) : null
+    sessions.push({
+      id,
+      agent: 'claude',
+      name,
+      cwd,
+      project_dir: null,
+      branch: transcript?.branch ?? null,
+      status: decision.status,
+      status_reason: decision.reason,
+      status_since: decision.since,
+      status_source: decision.source,
+      started_at:
+        transcript?.firstActivity ?? isoOrNull(live?.startedAt) ?? hook?.startedAt ?? null,
+      last_activity: latest([
+        transcript?.lastActivity,
+        hook?.lastEventAt,
+        isoOrNull(live?.statusUpdatedAt),
+      ]),
+      tokens: transcript ? summarizeTokens(transcript) : ZERO_TOKENS,
+      last_prompt: transcript?.lastPrompt ?? null,
+      subagents: transcript?.subagentIds.size ?? 0,
+      turns: transcript?.turns ?? 0,
+      pid: alive ? pid : null,
+      tmux_pane: pane?.pane ?? null,
+      tmux_socket: pane?.socket ?? null,
+      transcript_path: transcript?.path ?? hook?.transcriptPath ?? null,
+      task_lists: claudeTaskLists(id, name, listsById.get(id), transcript),
+    })
+  }
+  return sessions
+}
+
+export function assembleCodexSession(rollout: CodexRolloutSummary, now: number): Session | null {
+  if (!rollout.cwd) return null
+  const decision = decideCodexStatus(rollout, now)
+  return {
+    id: rollout.threadId,
+    agent: 'codex',
+    name: truncate(rollout.firstUserMessage, 40) ?? rollout.threadId.slice(0, 8),
+    cwd: rollout.cwd,
+    project_dir: null,
+    branch: rollout.branch,
+    status: decision.status,
+    status_reason: decision.reason,
+    status_since: decision.since,
+    status_source: decision.source,
+    started_at: rollout.startedAt,
+    last_activity: rollout.lastActivity,
+    tokens: rollout.tokens,
+    last_prompt: rollout.firstUserMessage,
+    subagents: 0,
+    turns: rollout.turns,
+    pid: null,
+    tmux_pane: null,
+    tmux_socket: null,
+    transcript_path: rollout.path,
+    task_lists: [],
+  }
+}
+
+function claudeTaskLists(
+  sessionId: string,
+  sessionName: string,
+  record: ClaudeTaskListRecord | undefined,
+  transcript: TranscriptSummary | null,
+): TaskList[] {
+  const lists: TaskList[] = []
+  if (record && record.tasks.length > 0) {
+    lists.push({
+      id: `tasks:${sessionId}`,
+      title: sessionName,
+      source: 'claude_tasks',
+      session_id: sessionId,
+      tasks: record.tasks,
+      ...(record.updatedAt ? { updated_at: record.updatedAt } : {}),
+    })
+  }
+  if (transcript?.todos && transcript.todos.length > 0) {
+    lists.push({
+      id: `todos:${sessionId}`,
+      title: sessionName,
+      source: 'todo_write',
+      session_id: sessionId,
+      tasks: transcript.todos,
+      ...(transcript.lastActivity ? { updated_at: transcript.lastActivity } : {}),
+    })
+  }
+  return lists
+}
+
+/** A resumed session can leave several pid files; the live one wins, else the newest. */
+function pickLivePerSession(records: LiveSessionRecord[]): Map<string, LiveSessionRecord> {
+  const byId = new Map<string, LiveSessionRecord>()
+  for (const record of records) {
+    const current = byId.get(record.sessionId)
+    const better =
+      !current ||
+      (record.alive && !current.alive) ||
+      (record.alive === current.alive && (record.startedAt ?? 0) > (current.startedAt ?? 0))
+    if (better) byId.set(record.sessionId, record)
+  }
+  return byId
+}
+
+function isoOrNull(value: number | null | undefined): string | null {
+  return value === null || value === undefined ? null : new Date(value).toISOString()
+}
+
+function latest(values: (string | null | undefined)[]): string | null {
+  let best: string | null = null
+  for (const value of values)
+    if (value && (!best || Date.parse(value) > Date.parse(best))) best = value
+  return best
+}
+
+function truncate(text: string | null, max: number): string | null {
+  if (!text) return null
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}

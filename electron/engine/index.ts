@@ -1,0 +1,215 @@
+/**
+ * The engine: discovers sessions and projects, snapshots them, diffs snapshots into events and logs them.
+ * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`.
+ */
+import type { EngineState } from '../../shared/ipc-contract.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
+import { loadConfig } from './adapters/config-file.ts'
+import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
+import { createEventLog } from './adapters/event-log.ts'
+import { createSnapshotStore } from './adapters/snapshot-store.ts'
+import { filterEvents } from './core/event-line.ts'
+import { naviFiles, type EnginePaths } from './core/paths.ts'
+import { runCycle, type CycleDiagnostics, type SessionWithProject } from './cycle.ts'
+import { isPidAlive } from './adapters/process.ts'
+import { createRepoTracker } from './repo-tracker.ts'
+import { createSessionSources } from './sources.ts'
+
+export interface EngineOptions {
+  paths: EnginePaths
+  /** Milliseconds since the epoch; injected by tests. @default Date.now */
+  clock?: () => number
+  /** Watch files and repositories between polls. @default true */
+  watch?: boolean
+  /** How soon after a file change a cycle runs. @default 100 */
+  debounceMs?: number
+  /** How often the pids of live sessions are re-checked (a `kill -9` leaves no file change). @default 2000 */
+  livenessIntervalMs?: number
+}
+
+export type EngineListener = (events: EngineEvent[], state: EngineState) => void
+
+export interface Engine {
+  /** First cycle, then watchers and the poll timer. */
+  start(): Promise<EngineState>
+  /** Stops timers and watchers and waits for a running cycle to finish writing. */
+  stop(): Promise<void>
+  /** Runs one cycle now; `force` re-reads every repository with git. */
+  refresh(opts?: { force?: boolean }): Promise<EngineState>
+  getState(): EngineState
+  /** Every session of the last cycle, ended ones included, with its project's name. */
+  getSessions(): SessionWithProject[]
+  subscribe(listener: EngineListener): () => void
+  listEvents(query: { sinceMs?: number; project?: string }): Promise<EngineEvent[]>
+  diagnostics(): CycleDiagnostics
+}
+
+/** How often, at most, the transcript indexes are written between cycles (and always on stop). */
+const INDEX_FLUSH_INTERVAL_MS = 30_000
+
+export function createEngine(opts: EngineOptions): Engine {
+  const clock = opts.clock ?? Date.now
+  const files = naviFiles(opts.paths)
+  const log = createEventLog(files.eventLog, { clock })
+  const store = createSnapshotStore(files.snapshotsDir)
+  const sources = createSessionSources(opts.paths)
+  const listeners = new Set<EngineListener>()
+  const watching = opts.watch ?? true
+  const repos = createRepoTracker({ watch: watching, onChange: () => schedule() })
+
+  let state: EngineState = {
+    projects: [],
+    generated_at: new Date(clock()).toISOString(),
+    errors: [],
+  }
+  let diagnostics: CycleDiagnostics = emptyDiagnostics()
+  let sessions: SessionWithProject[] = []
+  let running: Promise<EngineState> | null = null
+  let rerun = false
+  let forceNext = false
+  let stopped = false
+  let debounce: NodeJS.Timeout | null = null
+  let pollTimer: NodeJS.Timeout | null = null
+  let livenessTimer: NodeJS.Timeout | null = null
+  let watchers: DirWatchers | null = null
+  let pollIntervalMs = 30_000
+  let prevSnapshots: Awaited<ReturnType<typeof store.loadAll>> | null = null
+  let lastIndexFlush: number | null = null
+
+  const cycle = async (force: boolean): Promise<EngineState> => {
+    prevSnapshots ??= await store.loadAll()
+    const config = await loadConfig(opts.paths)
+    pollIntervalMs = config.config.pollIntervalMs
+    const result = await runCycle({
+      now: clock(),
+      config,
+      sources,
+      repos,
+      store,
+      log,
+      prev: prevSnapshots,
+      force,
+    })
+    prevSnapshots = result.snapshots
+    diagnostics = result.diagnostics
+    state = result.state
+    sessions = result.sessions
+    if (!stopped) for (const listener of listeners) listener(result.events, state)
+    // The transcript indexes can be large: written after the first cycle, then at most this often.
+    if (lastIndexFlush === null || clock() - lastIndexFlush >= INDEX_FLUSH_INTERVAL_MS) {
+      lastIndexFlush = clock()
+      await sources.flush()
+    }
+    return state
+  }
+
+  const run = (force: boolean): Promise<EngineState> => {
+    forceNext ||= force
+    if (running) {
+      rerun = true
+      return running
+    }
+    const go = async (): Promise<EngineState> => {
+      let last: EngineState
+      do {
+        rerun = false
+        const f = forceNext
+        forceNext = false
+        last = await cycle(f)
+      } while (rerun && !stopped)
+      return last
+    }
+    running = go().finally(() => {
+      running = null
+    })
+    return running
+  }
+
+  const schedule = (): void => {
+    if (stopped || debounce) return
+    debounce = setTimeout(() => {
+      debounce = null
+      run(false).catch(() => undefined)
+    }, opts.debounceMs ?? 100)
+  }
+
+  const armPoll = (): void => {
+    if (stopped) return
+    pollTimer = setTimeout(() => {
+      watchers?.ensure()
+      run(false)
+        .catch(() => undefined)
+        .finally(armPoll)
+    }, pollIntervalMs)
+  }
+
+  return {
+    async start() {
+      stopped = false
+      const first = await run(true)
+      if (watching) {
+        const roots = [opts.paths.claudeConfigDir, opts.paths.codexHome, opts.paths.naviHome]
+        watchers = createDirWatchers(
+          [
+            ...roots.map((path) => ({ path, recursive: false })),
+            { path: files.claudeProjects, recursive: true },
+            { path: files.claudeSessions, recursive: false },
+            { path: files.claudeTasks, recursive: true },
+            { path: files.hooksDir, recursive: false },
+            { path: files.codexSessions, recursive: true },
+          ],
+          (dir, file) => {
+            // A root changed: a folder we watch may have just appeared (projects/ with the first session).
+            if (roots.includes(dir)) watchers?.ensure()
+            // Our own writes under NAVI_HOME (pm/, locks) must not wake us; config.yaml must.
+            if (dir === opts.paths.naviHome && file !== 'config.yaml') return
+            schedule()
+          },
+        )
+        watchers.ensure()
+        let known = new Set(sources.watchedPids())
+        livenessTimer = setInterval(() => {
+          const alive = new Set(sources.watchedPids().filter((pid) => isPidAlive(pid)))
+          if ([...known].some((pid) => !alive.has(pid))) schedule()
+          known = alive
+        }, opts.livenessIntervalMs ?? 2000)
+        livenessTimer.unref()
+      }
+      armPoll()
+      return first
+    },
+    async stop() {
+      stopped = true
+      if (debounce) clearTimeout(debounce)
+      if (pollTimer) clearTimeout(pollTimer)
+      if (livenessTimer) clearInterval(livenessTimer)
+      watchers?.close()
+      repos.close()
+      await running?.catch(() => undefined)
+      await sources.flush()
+      await log.close()
+    },
+    refresh: (o) => run(o?.force ?? true),
+    getState: () => state,
+    getSessions: () => sessions,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async listEvents(query) {
+      const { events } = await log.readAll()
+      const since = query.sinceMs !== undefined ? clock() - query.sinceMs : undefined
+      return filterEvents(events, {
+        ...(since !== undefined ? { since } : {}),
+        ...(query.project ? { project: query.project } : {}),
+      })
+    },
+    diagnostics: () => diagnostics,
+  }
+}
+
+function emptyDiagnostics(): CycleDiagnostics {
+  return { corruptLines: {}, sourceErrors: [], configErrors: [], gitSpawns: 0, durationMs: 0 }
+}
+
+export type { CycleDiagnostics, SessionWithProject } from './cycle.ts'

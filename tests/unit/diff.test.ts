@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest'
+import { diffSnapshots } from '../../electron/engine/core/diff.ts'
+import type { GitState, ProjectSnapshot } from '../../shared/schemas/project.ts'
+import type { Session, TaskList } from '../../shared/schemas/session.ts'
+
+const NOW = Date.parse('2026-11-21T12:00:00Z')
+const iso = (ms: number) => new Date(ms).toISOString()
+
+function git(over: Partial<GitState> = {}): GitState {
+  return {
+    head_sha: 'a1',
+    branch: 'main',
+    detached: false,
+    commits_ahead: 0,
+    commits_behind: 0,
+    upstream: null,
+    dirty: false,
+    branch_heads: { main: 'a1' },
+    worktrees: [],
+    new_commits: [],
+    new_commits_truncated: 0,
+    recent_commits: [],
+    pr: { state: 'none' },
+    error: null,
+    ...over,
+  }
+}
+
+function session(id: string, over: Partial<Session> = {}): Session {
+  return {
+    id,
+    agent: 'claude',
+    name: `s-${id}`,
+    cwd: '/p',
+    project_dir: '/p',
+    branch: 'main',
+    status: 'working',
+    status_reason: null,
+    status_since: iso(NOW - 1000),
+    status_source: 'live',
+    started_at: iso(NOW - 5000),
+    last_activity: iso(NOW - 1000),
+    tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
+    last_prompt: null,
+    subagents: 0,
+    turns: 1,
+    pid: 1,
+    tmux_pane: null,
+    tmux_socket: null,
+    transcript_path: null,
+    task_lists: [],
+    ...over,
+  }
+}
+
+function list(
+  tasks: [string, 'pending' | 'in_progress' | 'completed'][],
+  over: Partial<TaskList> = {},
+): TaskList {
+  return {
+    id: 'tasks:s1',
+    title: 'Build it',
+    source: 'claude_tasks',
+    session_id: 's1',
+    updated_at: iso(NOW - 500),
+    tasks: tasks.map(([id, status]) => ({ id, title: `task ${id}`, status })),
+    ...over,
+  }
+}
+
+function snap(over: Partial<ProjectSnapshot> = {}): ProjectSnapshot {
+  return {
+    name: 'apollo',
+    project_dir: '/p',
+    is_git: true,
+    registered: false,
+    session_names: [],
+    head_sha: 'a1',
+    branch: 'main',
+    commits_ahead: 0,
+    dirty: false,
+    has_pr: false,
+    current_pbi: null,
+    session_status: null,
+    session_status_reason: null,
+    last_activity: null,
+    captured_at: iso(NOW),
+    attention: 'idle',
+    git: git(),
+    sessions: [],
+    task_lists: [],
+    errors: [],
+    ...over,
+  }
+}
+
+const ctx = { now: NOW, since: NOW - 10_000 }
+
+describe('diffSnapshots', () => {
+  it('one commit event per new commit, oldest first, with sha, subject and branch', () => {
+    const next = snap({
+      git: git({
+        new_commits: [
+          { sha: 'c2', subject: 'second', branch: 'main' },
+          { sha: 'c1', subject: 'first "quoted" $(rm -rf ~)', branch: 'main' },
+        ],
+      }),
+    })
+    const events = diffSnapshots(snap(), next, ctx)
+    expect(events.map((e) => [e.type, e.details.sha, e.details.message])).toEqual([
+      ['commit', 'c1', 'first "quoted" $(rm -rf ~)'],
+      ['commit', 'c2', 'second'],
+    ])
+    expect(events[0]?.details.branch).toBe('main')
+    expect(events[0]?.project).toBe('apollo')
+  })
+
+  it('the same change gets the same id whenever it is observed', () => {
+    const next = snap({ git: git({ new_commits: [{ sha: 'c1', subject: 'x', branch: 'main' }] }) })
+    const a = diffSnapshots(snap(), next, ctx)
+    const b = diffSnapshots(snap(), next, { now: NOW + 60_000, since: NOW })
+    expect(a[0]?.id).toBe(b[0]?.id)
+  })
+
+  it('new branch → branch_created; none on first sight of a repo', () => {
+    const next = snap({ git: git({ branch_heads: { main: 'a1', 'feat/x': 'a1' } }) })
+    expect(diffSnapshots(snap(), next, ctx).map((e) => [e.type, e.details.branch])).toEqual([
+      ['branch_created', 'feat/x'],
+    ])
+    expect(diffSnapshots(null, next, ctx)).toEqual([])
+  })
+
+  it('a PR that appears → pr_created, not when the previous state was unknown', () => {
+    const next = snap({ git: git({ pr: { state: 'open', number: 7 } }) })
+    expect(diffSnapshots(snap(), next, ctx).map((e) => e.type)).toEqual(['pr_created'])
+    expect(diffSnapshots(snap({ git: git({ pr: { state: 'unknown' } }) }), next, ctx)).toEqual([])
+  })
+
+  it('session lifecycle: started, status change with reason, ended', () => {
+    const started = diffSnapshots(snap(), snap({ sessions: [session('s1')] }), ctx)
+    expect(started.map((e) => e.type)).toEqual(['session_started'])
+    expect(started[0]?.session).toBe('s1')
+
+    const waiting = session('s1', {
+      status: 'needs_permission',
+      status_reason: 'waiting for permission prompt',
+    })
+    const change = diffSnapshots(
+      snap({ sessions: [session('s1')] }),
+      snap({ sessions: [waiting] }),
+      ctx,
+    )
+    expect(change).toHaveLength(1)
+    expect(change[0]?.details).toMatchObject({
+      from: 'working',
+      to: 'needs_permission',
+      reason: 'waiting for permission prompt',
+    })
+
+    const ended = diffSnapshots(
+      snap({ sessions: [waiting] }),
+      snap({ sessions: [session('s1', { status: 'ended' })] }),
+      ctx,
+    )
+    expect(ended.map((e) => e.type)).toEqual(['session_ended'])
+  })
+
+  it('an old ended session seen for the first time is history, a recent one is news', () => {
+    const old = session('s9', { status: 'ended', last_activity: iso(NOW - 3_600_000) })
+    expect(diffSnapshots(null, snap({ sessions: [old] }), ctx)).toEqual([])
+    const recent = session('s9', { status: 'ended', last_activity: iso(NOW - 1000) })
+    expect(diffSnapshots(null, snap({ sessions: [recent] }), ctx).map((e) => e.type)).toEqual([
+      'session_started',
+      'session_ended',
+    ])
+  })
+
+  it('tasks: started, completed, and pbi_completed when the last one is done', () => {
+    const a = snap({
+      task_lists: [
+        list([
+          ['1', 'pending'],
+          ['2', 'pending'],
+        ]),
+      ],
+    })
+    const b = snap({
+      task_lists: [
+        list([
+          ['1', 'in_progress'],
+          ['2', 'pending'],
+        ]),
+      ],
+    })
+    const c = snap({
+      task_lists: [
+        list([
+          ['1', 'completed'],
+          ['2', 'completed'],
+        ]),
+      ],
+    })
+    expect(diffSnapshots(a, b, ctx).map((e) => [e.type, e.details.task_id])).toEqual([
+      ['task_started', '1'],
+    ])
+    expect(
+      diffSnapshots(b, c, ctx).map((e) => [e.type, e.details.task_id ?? e.details.pbi]),
+    ).toEqual([
+      ['task_completed', '1'],
+      ['task_completed', '2'],
+      ['pbi_completed', 'tasks:s1'],
+    ])
+    expect(diffSnapshots(c, c, ctx)).toEqual([])
+  })
+
+  it('a task list last changed before `since` produces no events on first sight', () => {
+    const done = list([['1', 'completed']], { updated_at: iso(NOW - 3_600_000) })
+    expect(diffSnapshots(snap(), snap({ task_lists: [done] }), ctx)).toEqual([])
+  })
+})

@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest'
+import {
+  decideClaudeStatus,
+  decideCodexStatus,
+  NO_LIVE_FILE_GRACE_MS,
+} from '../../electron/engine/core/session-status.ts'
+import type {
+  CodexRolloutSummary,
+  HookSessionState,
+  LiveSessionRecord,
+  TranscriptSummary,
+  TranscriptTail,
+} from '../../electron/engine/core/records.ts'
+import { emptyTranscriptSummary } from '../../electron/engine/core/transcript-fold.ts'
+
+const NOW = Date.parse('2026-11-21T12:00:00Z')
+const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString()
+
+function transcript(tail: TranscriptTail, lastSecondsAgo = 5): TranscriptSummary {
+  const t = emptyTranscriptSummary('s1', '/x/s1.jsonl')
+  t.tail = tail
+  t.lastActivity = at(lastSecondsAgo)
+  return t
+}
+
+function live(over: Partial<LiveSessionRecord> = {}): LiveSessionRecord {
+  return {
+    pid: 42,
+    sessionId: 's1',
+    cwd: '/proj',
+    startedAt: NOW - 60_000,
+    procStart: '1',
+    name: 'proj-1',
+    entrypoint: 'cli',
+    status: 'idle',
+    waitingFor: null,
+    statusUpdatedAt: NOW - 10_000,
+    alive: true,
+    file: '/c/sessions/42.json',
+    ...over,
+  }
+}
+
+function hook(over: Partial<HookSessionState>): HookSessionState {
+  return {
+    sessionId: 's1',
+    cwd: '/proj',
+    transcriptPath: null,
+    lastEvent: 'PreToolUse',
+    lastEventAt: at(1),
+    message: null,
+    notificationType: null,
+    toolName: null,
+    claudePid: 42,
+    ended: false,
+    endReason: null,
+    startedAt: at(60),
+    ...over,
+  }
+}
+
+describe('decideClaudeStatus', () => {
+  it('a stale live file (dead pid) is ended, even when it says waiting', () => {
+    const d = decideClaudeStatus({
+      transcript: transcript({ kind: 'tool_pending', at: at(5), toolName: 'Bash', toolUseId: 't' }),
+      live: live({ alive: false, status: 'waiting', waitingFor: 'permission prompt' }),
+      hook: null,
+      hookPidAlive: null,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(d.status).toBe('ended')
+    expect(d.reason).toContain('42')
+  })
+
+  it('live file waiting on a permission prompt → needs_permission with the reason', () => {
+    const d = decideClaudeStatus({
+      transcript: null,
+      live: live({ status: 'waiting', waitingFor: 'permission prompt' }),
+      hook: null,
+      hookPidAlive: null,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(d).toMatchObject({
+      status: 'needs_permission',
+      reason: 'waiting for permission prompt',
+      source: 'live',
+    })
+  })
+
+  it('live file busy → working; idle → idle', () => {
+    const base = {
+      transcript: null,
+      hook: null,
+      hookPidAlive: null,
+      liveFilesSupported: true,
+      now: NOW,
+    }
+    expect(decideClaudeStatus({ ...base, live: live({ status: 'busy' }) }).status).toBe('working')
+    expect(decideClaudeStatus({ ...base, live: live({ status: 'idle' }) }).status).toBe('idle')
+  })
+
+  it('a newer hook event wins over the live file, an older one does not', () => {
+    const permission = hook({
+      lastEvent: 'PermissionRequest',
+      message: 'Permission needed: Bash',
+      lastEventAt: at(1),
+    })
+    const newer = decideClaudeStatus({
+      transcript: null,
+      live: live({ status: 'busy', statusUpdatedAt: NOW - 5000 }),
+      hook: permission,
+      hookPidAlive: true,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(newer).toMatchObject({
+      status: 'needs_permission',
+      reason: 'Permission needed: Bash',
+      source: 'hooks',
+    })
+    const older = decideClaudeStatus({
+      transcript: null,
+      live: live({ status: 'idle', statusUpdatedAt: NOW - 100 }),
+      hook: permission,
+      hookPidAlive: true,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(older).toMatchObject({ status: 'idle', source: 'live' })
+    const agreeing = decideClaudeStatus({
+      transcript: null,
+      live: live({
+        status: 'waiting',
+        waitingFor: 'permission prompt',
+        statusUpdatedAt: NOW - 100,
+      }),
+      hook: permission,
+      hookPidAlive: true,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(agreeing).toMatchObject({
+      status: 'needs_permission',
+      reason: 'Permission needed: Bash',
+      source: 'hooks',
+    })
+  })
+
+  it('hooks: idle_prompt → waiting_input, Stop → idle, SessionEnd → ended', () => {
+    const base = {
+      transcript: null,
+      live: live({ status: null, statusUpdatedAt: null }),
+      hookPidAlive: true,
+      liveFilesSupported: true,
+      now: NOW,
+    }
+    expect(
+      decideClaudeStatus({
+        ...base,
+        hook: hook({ lastEvent: 'Notification', notificationType: 'idle_prompt' }),
+      }).status,
+    ).toBe('waiting_input')
+    expect(decideClaudeStatus({ ...base, hook: hook({ lastEvent: 'Stop' }) }).status).toBe('idle')
+    expect(
+      decideClaudeStatus({
+        ...base,
+        hook: hook({ lastEvent: 'SessionEnd', ended: true, endReason: 'prompt_input_exit' }),
+      }),
+    ).toMatchObject({ status: 'ended', reason: 'user exited' })
+  })
+
+  it('no live file where the CLI writes them: ended at once, even right after a transcript write', () => {
+    const working = { kind: 'prompt', at: at(2) } as const
+    const d = decideClaudeStatus({
+      transcript: transcript(working, 2),
+      live: null,
+      hook: null,
+      hookPidAlive: null,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(d.status).toBe('ended')
+  })
+
+  it('a CLI that never writes live files: a recent transcript counts as running for a grace period', () => {
+    const working = { kind: 'prompt', at: at(2) } as const
+    const base = { live: null, hook: null, hookPidAlive: null, liveFilesSupported: false, now: NOW }
+    expect(decideClaudeStatus({ ...base, transcript: transcript(working, 2) }).status).toBe(
+      'working',
+    )
+    const old = NO_LIVE_FILE_GRACE_MS / 1000 + 5
+    expect(decideClaudeStatus({ ...base, transcript: transcript(working, old) }).status).toBe(
+      'ended',
+    )
+  })
+
+  it('a hook whose claude pid is dead never keeps a session waiting', () => {
+    const d = decideClaudeStatus({
+      transcript: transcript(
+        { kind: 'tool_pending', at: at(1), toolName: 'Bash', toolUseId: 't' },
+        1,
+      ),
+      live: null,
+      hook: hook({ lastEvent: 'PermissionRequest' }),
+      hookPidAlive: false,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+    expect(d.status).toBe('ended')
+  })
+
+  it('transcript tail without live status: AskUserQuestion waits for input, end_turn is idle', () => {
+    const l = live({ status: null, statusUpdatedAt: null })
+    const ask = transcript({
+      kind: 'tool_pending',
+      at: at(1),
+      toolName: 'AskUserQuestion',
+      toolUseId: 't',
+    })
+    expect(
+      decideClaudeStatus({
+        transcript: ask,
+        live: l,
+        hook: null,
+        hookPidAlive: null,
+        liveFilesSupported: true,
+        now: NOW,
+      }).status,
+    ).toBe('waiting_input')
+    const done = transcript({ kind: 'turn_end', at: at(1) })
+    expect(
+      decideClaudeStatus({
+        transcript: done,
+        live: l,
+        hook: null,
+        hookPidAlive: null,
+        liveFilesSupported: true,
+        now: NOW,
+      }),
+    ).toMatchObject({ status: 'idle', reason: 'turn finished', source: 'transcript' })
+  })
+})
+
+describe('decideCodexStatus', () => {
+  const rollout = (over: Partial<CodexRolloutSummary>): CodexRolloutSummary => ({
+    threadId: 't',
+    path: '/r.jsonl',
+    cwd: '/p',
+    source: 'cli',
+    cliVersion: '0.169.0',
+    startedAt: at(100),
+    lastActivity: at(10),
+    turns: 1,
+    inTurn: false,
+    lastAgentMessage: null,
+    firstUserMessage: 'hi',
+    tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
+    branch: null,
+    corruptLines: 0,
+    ...over,
+  })
+  it('mid-turn is working, a finished exec run has ended, an interactive one is idle', () => {
+    expect(decideCodexStatus(rollout({ inTurn: true }), NOW).status).toBe('working')
+    expect(decideCodexStatus(rollout({ source: 'exec' }), NOW).status).toBe('ended')
+    expect(decideCodexStatus(rollout({}), NOW).status).toBe('idle')
+    expect(decideCodexStatus(rollout({ inTurn: true, lastActivity: at(3600) }), NOW).status).toBe(
+      'ended',
+    )
+  })
+})
