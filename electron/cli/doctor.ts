@@ -1,0 +1,119 @@
+/** `navi doctor`: what Navi found, what is missing and how to fix it. */
+import { access } from 'node:fs/promises'
+import { execa } from 'execa'
+import type { DoctorCheck, DoctorOutput } from '../../shared/schemas/cli.ts'
+import { hooksStatus } from '../engine/adapters/hooks-install.ts'
+import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
+import type { Engine } from '../engine/index.ts'
+
+const BINARIES: { name: string; args: string[]; fix: string }[] = [
+  {
+    name: 'git',
+    args: ['--version'],
+    fix: 'install git (apt-get install git / xcode-select --install)',
+  },
+  {
+    name: 'claude',
+    args: ['--version'],
+    fix: 'npm install -g @anthropic-ai/claude-code, or set NAVI_CLAUDE_BIN',
+  },
+  {
+    name: 'codex',
+    args: ['--version'],
+    fix: 'npm install -g @openai/codex (only needed for Codex sessions)',
+  },
+  {
+    name: 'tmux',
+    args: ['-V'],
+    fix: 'install tmux to jump to sessions (apt-get install tmux / brew install tmux)',
+  },
+  {
+    name: 'gh',
+    args: ['--version'],
+    fix: 'install the GitHub CLI and run `gh auth login` to see PR state',
+  },
+]
+
+export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<DoctorOutput> {
+  const checks: DoctorCheck[] = []
+  const binaryChecks = await Promise.all(BINARIES.map((b) => checkBinary(b.name, b.args, b.fix)))
+  checks.push(...binaryChecks)
+
+  const files = naviFiles(paths)
+  checks.push(
+    await checkDir(
+      'claude config',
+      paths.claudeConfigDir,
+      'run claude once, or set CLAUDE_CONFIG_DIR',
+    ),
+  )
+  checks.push(
+    await checkDir('claude sessions', files.claudeProjects, 'no Claude Code transcripts yet'),
+  )
+  checks.push(
+    await checkDir(
+      'codex home',
+      paths.codexHome,
+      'only needed for Codex: run codex once, or set CODEX_HOME',
+    ),
+  )
+  checks.push(await checkDir('navi home', paths.naviHome, 'created on the first `navi status`'))
+
+  try {
+    const hooks = await hooksStatus(paths)
+    checks.push({
+      name: 'hooks',
+      ok: hooks.installed,
+      detail: hooks.installed
+        ? `installed for ${hooks.events.length} events in ${hooks.settingsPath}`
+        : `not installed${hooks.missing.length ? ` (missing: ${hooks.missing.join(', ')})` : ''}; status comes from session files`,
+      fix: hooks.installed ? null : 'navi hooks install (most accurate status, optional)',
+    })
+  } catch (error) {
+    checks.push({
+      name: 'hooks',
+      ok: false,
+      detail: String(error),
+      fix: 'check settings.json is valid JSON',
+    })
+  }
+
+  await engine.refresh({ force: true })
+  const diagnostics = engine.diagnostics()
+  checks.push({
+    name: 'config',
+    ok: diagnostics.configErrors.length === 0,
+    detail:
+      diagnostics.configErrors.length === 0
+        ? `${files.config} (defaults where absent)`
+        : `invalid, defaults used: ${diagnostics.configErrors.join('; ')}`,
+    fix:
+      diagnostics.configErrors.length === 0
+        ? null
+        : `edit ${files.config}; the README documents its shape`,
+  })
+  return { checks, corrupt_lines: diagnostics.corruptLines, errors: diagnostics.sourceErrors }
+}
+
+async function checkBinary(name: string, args: string[], fix: string): Promise<DoctorCheck> {
+  const bin = name === 'claude' && process.env.NAVI_CLAUDE_BIN ? process.env.NAVI_CLAUDE_BIN : name
+  try {
+    const { stdout } = await execa(bin, args, {
+      timeout: 10_000,
+      env: { DISABLE_AUTOUPDATER: '1' },
+      stdin: 'ignore',
+    })
+    return { name, ok: true, detail: stdout.split('\n')[0]?.trim() ?? '', fix: null }
+  } catch {
+    return { name, ok: false, detail: 'not found on PATH', fix }
+  }
+}
+
+async function checkDir(name: string, dir: string, fix: string): Promise<DoctorCheck> {
+  try {
+    await access(dir)
+    return { name, ok: true, detail: dir, fix: null }
+  } catch {
+    return { name, ok: false, detail: `${dir} does not exist`, fix }
+  }
+}

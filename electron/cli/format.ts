@@ -1,0 +1,157 @@
+/** Human output of the `navi` CLI: short, aligned, pure (text in, text out). */
+import type { EngineEvent } from '../../shared/schemas/event.ts'
+import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+import type { Session, SessionStatus } from '../../shared/schemas/session.ts'
+import type { DoctorOutput } from '../../shared/schemas/cli.ts'
+
+const ATTENTION_ICON: Record<ProjectSnapshot['attention'], string> = {
+  needs_input: '?',
+  pbi_complete: '✓',
+  active: '●',
+  stale: '!',
+  idle: '·',
+}
+
+const STATUS_LABEL: Record<SessionStatus, string> = {
+  working: 'working',
+  needs_permission: 'permission',
+  waiting_input: 'waiting',
+  idle: 'idle',
+  ended: 'ended',
+}
+
+export function formatAgo(iso: string | null, now: number): string {
+  if (!iso) return '-'
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
+  if (seconds < 60) return `${seconds}s`
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`
+  return `${Math.floor(seconds / 86_400)}d`
+}
+
+/** The seed's "Projects" zone as text: one row per project, its sessions indented below. */
+export function formatStatus(projects: ProjectSnapshot[], now: number): string {
+  if (projects.length === 0)
+    return 'No projects yet: start a Claude Code or Codex session, or register one in config.yaml.'
+  const rows = projects.map((p) => [
+    ATTENTION_ICON[p.attention],
+    p.name,
+    p.branch ?? '',
+    p.current_pbi ? clip(`${p.current_pbi.id} ${p.current_pbi.title}`, 28) : '',
+    p.current_pbi ? `${p.current_pbi.tasks.done}/${p.current_pbi.tasks.total}` : '',
+    p.session_status ? STATUS_LABEL[p.session_status] : 'no session',
+    formatAgo(p.last_activity, now),
+  ])
+  const lines = table(rows)
+  const out: string[] = []
+  projects.forEach((p, i) => {
+    out.push(lines[i] ?? '')
+    for (const s of p.sessions.filter((x) => x.status !== 'ended')) {
+      const reason = s.status_reason ? ` — ${clip(s.status_reason, 60)}` : ''
+      out.push(`    ${s.agent} ${clip(s.name, 30)}: ${STATUS_LABEL[s.status]}${reason}`)
+    }
+    if (p.errors.length > 0) out.push(`    ! ${clip(p.errors[0] ?? '', 90)}`)
+  })
+  return out.join('\n')
+}
+
+export function formatSessions(
+  sessions: (Session & { project: string | null })[],
+  now: number,
+): string {
+  if (sessions.length === 0) return 'No sessions found.'
+  const header = ['AGENT', 'STATUS', 'PROJECT', 'SESSION', 'TOKENS', 'ACTIVE', 'CWD']
+  const rows = sessions.map((s) => [
+    s.agent,
+    STATUS_LABEL[s.status],
+    s.project ?? '-',
+    clip(s.name, 28),
+    compactNumber(s.tokens.total),
+    formatAgo(s.last_activity, now),
+    s.cwd,
+  ])
+  return table([header, ...rows]).join('\n')
+}
+
+export function describeEvent(e: EngineEvent): string {
+  const d = e.details
+  const str = (key: string): string => (typeof d[key] === 'string' ? (d[key] as string) : '')
+  switch (e.type) {
+    case 'commit':
+      return `commit ${str('sha').slice(0, 7)} on ${str('branch') || '(detached)'}: ${clip(str('message'), 70)}`
+    case 'branch_created':
+      return `branch ${str('branch')} created`
+    case 'task_started':
+      return `task started: ${clip(str('task_title'), 60)}`
+    case 'task_completed':
+      return `task done: ${clip(str('task_title'), 60)}`
+    case 'pbi_completed':
+      return `all tasks done: ${clip(str('title'), 60)}`
+    case 'session_started':
+      return `${str('agent')} session ${clip(str('name'), 30)} started`
+    case 'session_ended':
+      return `session ${clip(str('name'), 30)} ended${str('reason') ? ` (${str('reason')})` : ''}`
+    case 'session_status_change': {
+      const reason = str('reason') ? ` (${clip(str('reason'), 50)})` : ''
+      return `${clip(str('name'), 24)}: ${str('from')} → ${str('to')}${reason}`
+    }
+    case 'pr_created':
+      return `PR opened${typeof d.number === 'number' ? ` #${d.number}` : ''} for ${str('branch')}`
+  }
+}
+
+export function formatEvents(events: EngineEvent[]): string {
+  if (events.length === 0) return 'No events.'
+  const rows = events.map((e) => [shortTime(e.timestamp), e.project, describeEvent(e)])
+  return table(rows).join('\n')
+}
+
+export function formatEventLine(e: EngineEvent): string {
+  return `${shortTime(e.timestamp)}  ${e.project}  ${describeEvent(e)}`
+}
+
+export function formatDoctor(report: DoctorOutput): string {
+  const lines = report.checks.map((c) => {
+    const fix = !c.ok && c.fix ? `\n      fix: ${c.fix}` : ''
+    return `${c.ok ? 'ok  ' : 'MISS'}  ${c.name.padEnd(16)} ${c.detail}${fix}`
+  })
+  const corrupt = Object.entries(report.corrupt_lines).filter(([, n]) => n > 0)
+  lines.push(
+    corrupt.length === 0
+      ? 'ok    corrupt lines    none skipped'
+      : `note  corrupt lines    skipped ${corrupt.map(([k, n]) => `${n} in ${k}`).join(', ')}`,
+  )
+  for (const error of report.errors) lines.push(`err   ${error}`)
+  return lines.join('\n')
+}
+
+function shortTime(iso: string): string {
+  const d = new Date(iso)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+function compactNumber(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`
+  return String(n)
+}
+
+/** Control characters in untrusted text (commit subjects, prompts) must not move the terminal cursor. */
+export function clip(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+function table(rows: string[][]): string[] {
+  const widths: number[] = []
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  )
+}

@@ -1,0 +1,162 @@
+/** The `navi` command: the engine's first face. */
+import { parseArgs } from 'node:util'
+import type { SessionsOutput } from '../../shared/schemas/cli.ts'
+import { installHooks, hooksStatus, uninstallHooks } from '../engine/adapters/hooks-install.ts'
+import { parseDuration } from '../engine/core/config.ts'
+import { resolvePaths } from '../engine/core/paths.ts'
+import { createEngine } from '../engine/index.ts'
+import { runDoctor } from './doctor.ts'
+import {
+  formatDoctor,
+  formatEventLine,
+  formatEvents,
+  formatSessions,
+  formatStatus,
+} from './format.ts'
+
+const USAGE = `usage: navi <command> [options]
+
+  status [--json]                          projects by attention, with sessions, branch, progress
+  sessions [--json] [--all]                every session (--all: ended ones too)
+  events [--since 2h] [--project NAME] [--json]
+  watch [--json]                           run the engine, print events as they happen
+  hooks install|uninstall|status           Claude Code hooks for the most accurate status
+  doctor [--json]                          what was found, what is missing, how to fix it
+
+Environment: NAVI_HOME (~/.navi), CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex)`
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
+      since: { type: 'string' },
+      project: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  const [command, sub] = positionals
+  if (values.help || !command) {
+    console.log(USAGE)
+    return command || values.help ? 0 : 2
+  }
+  const paths = resolvePaths()
+  const print = (json: unknown, human: string) =>
+    console.log(values.json ? JSON.stringify(json, null, 2) : human)
+
+  switch (command) {
+    case 'status': {
+      const engine = createEngine({ paths, watch: false })
+      const state = await engine.refresh({ force: true })
+      await engine.stop()
+      print(state, formatStatus(state.projects, Date.now()) + errorsFooter(state.errors))
+      return 0
+    }
+    case 'sessions': {
+      const engine = createEngine({ paths, watch: false })
+      await engine.refresh({ force: true })
+      await engine.stop()
+      const sessions = engine.getSessions().filter((s) => values.all || s.status !== 'ended')
+      const out: SessionsOutput = { generated_at: new Date().toISOString(), sessions }
+      print(out, formatSessions(sessions, Date.now()))
+      return 0
+    }
+    case 'events': {
+      const sinceMs = values.since ? parseDuration(values.since) : null
+      if (values.since && sinceMs === null) {
+        console.error(
+          `navi: --since expects a duration such as 30m, 2h or 1d… got "${values.since}"`,
+        )
+        return 2
+      }
+      const engine = createEngine({ paths, watch: false })
+      await engine.refresh()
+      const events = await engine.listEvents({
+        ...(sinceMs !== null ? { sinceMs } : {}),
+        ...(values.project ? { project: values.project } : {}),
+      })
+      await engine.stop()
+      print({ events }, formatEvents(events))
+      return 0
+    }
+    case 'watch':
+      return watch(paths, values.json)
+    case 'hooks': {
+      if (sub === 'install') {
+        const result = await installHooks(paths)
+        print(
+          result,
+          `Navi hooks installed in ${result.settingsPath}${result.backupPath ? ` (backup: ${result.backupPath})` : ''}`,
+        )
+      } else if (sub === 'uninstall') {
+        const result = await uninstallHooks(paths)
+        print(
+          result,
+          result.removed > 0
+            ? `Removed Navi's hooks from ${result.settingsPath}`
+            : 'Navi hooks were not installed.',
+        )
+      } else if (sub === 'status') {
+        const status = await hooksStatus(paths)
+        print(
+          status,
+          status.installed
+            ? `installed: ${status.events.join(', ')}\nhandler: ${status.handlerPath}${status.handlerPresent ? '' : ' (MISSING: run navi hooks install)'}\ninbox: ${status.inboxPath}${status.inboxLastWrite ? ` (last write ${status.inboxLastWrite})` : ''}`
+            : `not installed${status.missing.length ? `; missing events: ${status.missing.join(', ')}` : ''}. Run: navi hooks install`,
+        )
+      } else {
+        console.error('usage: navi hooks install|uninstall|status')
+        return 2
+      }
+      return 0
+    }
+    case 'doctor': {
+      const engine = createEngine({ paths, watch: false })
+      const report = await runDoctor(paths, engine)
+      await engine.stop()
+      print(report, formatDoctor(report))
+      return 0
+    }
+    default:
+      console.error(`navi: unknown command "${command}"\n\n${USAGE}`)
+      return 2
+  }
+}
+
+async function watch(paths: ReturnType<typeof resolvePaths>, json: boolean): Promise<number> {
+  const engine = createEngine({ paths })
+  engine.subscribe((events) => {
+    for (const event of events) console.log(json ? JSON.stringify(event) : formatEventLine(event))
+  })
+  const state = await engine.start()
+  if (!json) {
+    console.error(`navi: watching ${state.projects.length} projects (Ctrl-C to stop)`)
+  } else {
+    console.error(JSON.stringify({ ready: true, projects: state.projects.length }))
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  await engine.stop()
+  return 0
+}
+
+function errorsFooter(errors: string[]): string {
+  return errors.length === 0
+    ? ''
+    : `\n\n${errors.length} problem(s): ${errors.join('; ')}\nRun navi doctor for details.`
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(`navi: ${error instanceof Error ? error.message : String(error)}`)
+    process.exitCode = 1
+  },
+)

@@ -1,0 +1,114 @@
+/**
+ * Acceptance: an interactive `claude` in tmux hits a permission prompt (a scripted Bash call outside the
+ * project). Navi shows `needs_permission` with the message — from the live-session file without hooks, from
+ * its hooks when installed — records the tmux pane, and shows `ended` once the pane is killed.
+ */
+import { rm } from 'node:fs/promises'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Session } from '../../shared/schemas/session.ts'
+import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
+import { createEngine } from '../../electron/engine/index.ts'
+import {
+  createClaudeEnv,
+  disposeClaudeEnv,
+  hasTmux,
+  killTmuxServer,
+  startClaudeInTmux,
+  tmux,
+} from '../support/claude-driver.ts'
+import { createNaviEnv } from '../support/navi-cli.ts'
+import { createRepoFixture } from '../support/repo-fixture.ts'
+import { startScriptedApi, toolUse } from '../support/scripted-api.ts'
+import { waitUntil } from '../support/wait.ts'
+
+const tmuxMissing = !hasTmux()
+afterAll(() => killTmuxServer())
+
+async function scenario(withHooks: boolean) {
+  const repo = await createRepoFixture({ prefix: 'perm-' })
+  const api = await startScriptedApi()
+  const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
+  const naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
+  const paths = {
+    naviHome: naviEnv.NAVI_HOME,
+    claudeConfigDir: naviEnv.CLAUDE_CONFIG_DIR,
+    codexHome: naviEnv.CODEX_HOME,
+  }
+  if (withHooks) await installHooks(paths)
+  // The hook handler reads NAVI_HOME from its environment first; a user's would be unset.
+  claudeEnv.NAVI_HOME = naviEnv.NAVI_HOME
+  const engine = createEngine({ paths, watch: false })
+  const outside = `/tmp/navi-perm-${process.pid}-${withHooks ? 'hooks' : 'plain'}`
+  api.enqueue(toolUse('Bash', { command: `touch ${outside}`, description: 'Create a marker file' }))
+  const session = await startClaudeInTmux({
+    cwd: repo.dir,
+    env: claudeEnv,
+    sessionName: `perm-${withHooks ? 'hooks' : 'plain'}`,
+  })
+  const cleanup = async () => {
+    await session.kill()
+    await engine.stop()
+    await api.close()
+    await disposeClaudeEnv(claudeEnv)
+    await repo.cleanup()
+    await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
+  }
+  return { repo, engine, session, cleanup }
+}
+
+async function sessionOf(
+  engine: ReturnType<typeof createEngine>,
+  dir: string,
+): Promise<Session | null> {
+  const state = await engine.refresh()
+  return state.projects.find((p) => p.project_dir === dir)?.sessions[0] ?? null
+}
+
+describe.skipIf(tmuxMissing)(
+  'permission prompts in tmux (needs tmux; skipped where it is not installed)',
+  () => {
+    for (const withHooks of [false, true]) {
+      it(`shows needs_permission with its message ${withHooks ? 'from hooks' : 'without hooks'}, then ended when the pane is killed`, async () => {
+        const { repo, engine, session, cleanup } = await scenario(withHooks)
+        try {
+          await session.waitForScreen(/\? for shortcuts/, 20_000)
+          await session.send('please create the marker file')
+          await session.waitForScreen(/Do you want to proceed\?/, 20_000)
+
+          const waiting = await waitUntil(
+            async () => {
+              const s = await sessionOf(engine, repo.dir)
+              return s?.status === 'needs_permission' && (!withHooks || s.status_source === 'hooks')
+                ? s
+                : null
+            },
+            15_000,
+            'the session to need permission',
+            250,
+          )
+          expect(waiting.status_reason).toBeTruthy()
+          if (withHooks) expect(waiting.status_reason).toMatch(/Bash/)
+          else expect(waiting.status_reason).toMatch(/permission prompt/)
+          expect(waiting.tmux_pane).toBe(session.paneId)
+          const state = engine.getState()
+          expect(state.projects[0]?.project_dir).toBe(repo.dir)
+          expect(state.projects[0]?.attention).toBe('needs_input')
+
+          await tmux(session.socketName, ['kill-pane', '-t', session.paneId])
+          const ended = await waitUntil(
+            async () => {
+              const s = await sessionOf(engine, repo.dir)
+              return s?.status === 'ended' ? s : null
+            },
+            15_000,
+            'the session to end',
+            250,
+          )
+          expect(ended.tmux_pane).toBeNull()
+        } finally {
+          await cleanup()
+        }
+      })
+    }
+  },
+)

@@ -1,0 +1,159 @@
+/**
+ * Acceptance: real git repositories, real `claude` sessions against the scripted API, and the real `navi`
+ * CLI as a subprocess (watch, status, events), sharing one CLAUDE_CONFIG_DIR and NAVI_HOME.
+ */
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { engineStateSchema } from '../../shared/ipc-contract.ts'
+import { eventsOutputSchema } from '../../shared/schemas/cli.ts'
+import {
+  createClaudeEnv,
+  disposeClaudeEnv,
+  runClaudePrint,
+  type ClaudeEnv,
+} from '../support/claude-driver.ts'
+import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
+import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
+import {
+  startScriptedApi,
+  text,
+  toolUse,
+  toolUses,
+  type ScriptedApi,
+} from '../support/scripted-api.ts'
+
+let api: ScriptedApi
+let claudeEnv: ClaudeEnv
+let naviEnv: NaviEnv
+let apollo: RepoFixture
+let mnemos: RepoFixture
+
+beforeAll(async () => {
+  api = await startScriptedApi()
+  apollo = await createRepoFixture({ prefix: 'apollo-' })
+  mnemos = await createRepoFixture({ prefix: 'mnemos-' })
+  await mkdir(join(apollo.dir, 'src'))
+  claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [apollo.dir, mnemos.dir] })
+  naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
+})
+
+afterAll(async () => {
+  await api?.close()
+  await disposeClaudeEnv(claudeEnv)
+  await apollo?.cleanup()
+  await mnemos?.cleanup()
+  await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
+  await rm(naviEnv.CODEX_HOME, { recursive: true, force: true })
+})
+
+async function claude(cwd: string, prompt: string): Promise<string> {
+  const run = await runClaudePrint({
+    cwd,
+    env: claudeEnv,
+    prompt,
+    args: ['--output-format', 'json', '--permission-mode', 'acceptEdits'],
+    timeoutMs: 60_000,
+  })
+  expect(run.exitCode, run.stderr).toBe(0)
+  const sessionId = (run.json as { session_id?: string } | undefined)?.session_id
+  expect(sessionId).toBeTruthy()
+  return sessionId as string
+}
+
+describe('engine on real claude sessions and real repositories', () => {
+  it('groups three sessions under two projects, with task counts and task/session events', async () => {
+    // Baseline first: Navi has seen the machine before these sessions start.
+    expect((await runNavi(['status'], naviEnv)).exitCode).toBe(0)
+    const watch = await startNaviWatch(naviEnv)
+    try {
+      // The delays keep each task in progress long enough for the watcher to see it, as a real agent would.
+      api.enqueue(
+        toolUses([
+          {
+            name: 'TaskCreate',
+            input: { subject: 'Write docs', description: 'd', activeForm: 'Writing docs' },
+          },
+          {
+            name: 'TaskCreate',
+            input: { subject: 'Review docs', description: 'r', activeForm: 'Reviewing' },
+          },
+        ]),
+        toolUse('TaskUpdate', { taskId: '1', status: 'in_progress' }),
+        toolUse('TaskUpdate', { taskId: '1', status: 'completed' }, { delayMs: 1500 }),
+        toolUse('TaskUpdate', { taskId: '2', status: 'in_progress' }),
+        toolUse('TaskUpdate', { taskId: '2', status: 'completed' }, { delayMs: 1500 }),
+        text('docs planned and done', { delayMs: 800 }),
+      )
+      const taskSession = await claude(apollo.dir, 'plan and write the docs')
+      api.enqueue(
+        toolUse('Write', { file_path: join(apollo.dir, 'src', 'notes.md'), content: 'notes\n' }),
+        text('wrote notes'),
+      )
+      const srcSession = await claude(join(apollo.dir, 'src'), 'write notes')
+      api.enqueue(text('hello from mnemos'))
+      const mnemosSession = await claude(mnemos.dir, 'say hello')
+
+      await watch.waitForEvent(
+        (e) => e.type === 'pbi_completed',
+        20_000,
+        'pbi_completed from watch',
+      )
+      await watch.waitForEvent(
+        (e) => e.type === 'session_started' && e.session === mnemosSession,
+        20_000,
+        'the mnemos session to be seen',
+      )
+      const { exitCode } = await watch.stop()
+      expect(exitCode).toBe(0)
+
+      const status = await runNavi(['status', '--json'], naviEnv)
+      expect(status.exitCode, status.stderr).toBe(0)
+      const state = engineStateSchema.parse(status.json)
+      const byName = new Map(state.projects.map((p) => [p.name, p]))
+      const apolloProject = [...byName.values()].find((p) => p.project_dir === apollo.dir)
+      const mnemosProject = [...byName.values()].find((p) => p.project_dir === mnemos.dir)
+      expect(apolloProject, JSON.stringify(state.projects.map((p) => p.project_dir))).toBeDefined()
+      expect(new Set(apolloProject?.sessions.map((s) => s.id))).toEqual(
+        new Set([taskSession, srcSession]),
+      )
+      expect(mnemosProject?.sessions.map((s) => s.id)).toEqual([mnemosSession])
+      expect(apolloProject?.current_pbi?.tasks).toEqual({
+        done: 2,
+        in_progress: 0,
+        todo: 0,
+        total: 2,
+      })
+      expect(apolloProject?.attention).toBe('pbi_complete')
+      expect(apolloProject?.branch).toBe('main')
+      expect(mnemosProject?.current_pbi).toBeNull()
+
+      const eventsRun = await runNavi(['events', '--json'], naviEnv)
+      const { events } = eventsOutputSchema.parse(eventsRun.json)
+      const of = (type: string, project: string | undefined) =>
+        events.filter((e) => e.type === type && e.project === project)
+      expect(
+        of('session_started', apolloProject?.name)
+          .map((e) => e.session)
+          .sort(),
+      ).toEqual([taskSession, srcSession].sort())
+      expect(of('session_started', mnemosProject?.name).map((e) => e.session)).toEqual([
+        mnemosSession,
+      ])
+      expect(
+        of('task_started', apolloProject?.name)
+          .map((e) => e.details.task_title)
+          .sort(),
+      ).toEqual(['Review docs', 'Write docs'])
+      expect(of('task_completed', apolloProject?.name)).toHaveLength(2)
+      expect(of('pbi_completed', apolloProject?.name)).toHaveLength(1)
+      expect(
+        events.filter((e) => e.project === mnemosProject?.name && e.type.startsWith('task')),
+      ).toEqual([])
+      // Events are logged once each, however many processes looked (watch, then status, then events).
+      expect(new Set(events.map((e) => e.id)).size).toBe(events.length)
+    } finally {
+      await watch.stop().catch(() => undefined)
+    }
+  })
+})

@@ -1,0 +1,110 @@
+/**
+ * Runs the real `navi` CLI (bin/navi.mjs) as a subprocess with its own NAVI_HOME / CLAUDE_CONFIG_DIR /
+ * CODEX_HOME: `runNavi(['status', '--json'], env)` for one-shot commands, `startNaviWatch(env)` for
+ * `navi watch --json`, whose stdout lines are collected as events and can be awaited (bounded).
+ */
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { execa, type ResultPromise } from 'execa'
+import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
+import { waitUntil } from './wait.ts'
+
+const NAVI_BIN = resolve(import.meta.dirname, '../../bin/navi.mjs')
+
+export interface NaviEnv {
+  NAVI_HOME: string
+  CLAUDE_CONFIG_DIR: string
+  CODEX_HOME: string
+  [key: string]: string
+}
+
+export async function createNaviEnv(over: Partial<NaviEnv> = {}): Promise<NaviEnv> {
+  const dir = async (prefix: string) => mkdtemp(join(tmpdir(), prefix))
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? tmpdir(),
+    NAVI_HOME: over.NAVI_HOME ?? (await dir('navi-home-')),
+    CLAUDE_CONFIG_DIR: over.CLAUDE_CONFIG_DIR ?? (await dir('navi-claude-')),
+    CODEX_HOME: over.CODEX_HOME ?? (await dir('navi-codex-')),
+    ...over,
+  } as NaviEnv
+}
+
+export async function runNavi(args: string[], env: NaviEnv, timeoutMs = 60_000) {
+  const result = await execa('node', [NAVI_BIN, ...args], {
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: timeoutMs,
+    stdin: 'ignore',
+  })
+  const stdout = String(result.stdout)
+  let json: unknown = undefined
+  if (args.includes('--json')) {
+    try {
+      json = JSON.parse(stdout)
+    } catch {
+      json = undefined
+    }
+  }
+  return { exitCode: result.exitCode, stdout, stderr: String(result.stderr), json }
+}
+
+export interface NaviWatch {
+  events: EngineEvent[]
+  stderr(): string
+  waitForEvent(
+    match: (e: EngineEvent) => boolean,
+    timeoutMs: number,
+    what: string,
+  ): Promise<EngineEvent>
+  stop(): Promise<{ exitCode: number | undefined }>
+}
+
+/** Starts `navi watch --json` and resolves once the engine reports it is ready. */
+export async function startNaviWatch(env: NaviEnv, readyTimeoutMs = 30_000): Promise<NaviWatch> {
+  const child: ResultPromise = execa('node', [NAVI_BIN, 'watch', '--json'], {
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    buffer: false,
+  })
+  const events: EngineEvent[] = []
+  let stdoutRest = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdoutRest += chunk.toString('utf8')
+    const lines = stdoutRest.split('\n')
+    stdoutRest = lines.pop() ?? ''
+    for (const line of lines) {
+      const parsed = engineEventSchema.safeParse(JSON.parse(line))
+      if (parsed.success) events.push(parsed.data)
+    }
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  await waitUntil(
+    () => stderr.includes('"ready":true'),
+    readyTimeoutMs,
+    () => `navi watch ready (stderr: ${stderr})`,
+  )
+  return {
+    events,
+    stderr: () => stderr,
+    waitForEvent: (match, timeoutMs, what) =>
+      waitUntil(
+        () => events.find(match),
+        timeoutMs,
+        () =>
+          `${what}; got ${JSON.stringify(events.map((e) => [e.type, e.project]))}; stderr: ${stderr}`,
+      ),
+    async stop() {
+      child.kill('SIGINT')
+      const result = await child
+      return { exitCode: result.exitCode }
+    },
+  }
+}
