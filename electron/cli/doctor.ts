@@ -66,7 +66,9 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
       ok: hooks.installed,
       detail: hooks.installed
         ? `installed for ${hooks.events.length} events in ${hooks.settingsPath}`
-        : `not installed${hooks.missing.length ? ` (missing: ${hooks.missing.join(', ')})` : ''}; status comes from session files`,
+        : hooks.events.length === 0
+          ? 'not installed; status comes from live-session files and transcripts'
+          : `partly installed (missing: ${hooks.missing.join(', ')})`,
       fix: hooks.installed ? null : 'navi hooks install (most accurate status, optional)',
     })
   } catch (error) {

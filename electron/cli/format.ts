@@ -35,7 +35,7 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     return 'No projects yet: start a Claude Code or Codex session, or register one in config.yaml.'
   const rows = projects.map((p) => [
     ATTENTION_ICON[p.attention],
-    p.name,
+    clip(p.name, 30),
     p.branch ?? '',
     p.current_pbi ? clip(`${p.current_pbi.id} ${p.current_pbi.title}`, 28) : '',
     p.current_pbi ? `${p.current_pbi.tasks.done}/${p.current_pbi.tasks.total}` : '',
@@ -102,12 +102,12 @@ export function describeEvent(e: EngineEvent): string {
 
 export function formatEvents(events: EngineEvent[]): string {
   if (events.length === 0) return 'No events.'
-  const rows = events.map((e) => [shortTime(e.timestamp), e.project, describeEvent(e)])
+  const rows = events.map((e) => [shortTime(e.timestamp), clip(e.project, 30), describeEvent(e)])
   return table(rows).join('\n')
 }
 
 export function formatEventLine(e: EngineEvent): string {
-  return `${shortTime(e.timestamp)}  ${e.project}  ${describeEvent(e)}`
+  return `${shortTime(e.timestamp)}  ${clip(e.project, 30)}  ${describeEvent(e)}`
 }
 
 export function formatDoctor(report: DoctorOutput): string {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { clip, describeEvent, formatAgo, formatEvents } from '../../electron/cli/format.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
+
+const NOW = Date.parse('2026-11-21T12:00:00Z')
+
+describe('CLI formatting', () => {
+  it('relative times', () => {
+    expect(formatAgo(new Date(NOW - 5_000).toISOString(), NOW)).toBe('5s')
+    expect(formatAgo(new Date(NOW - 47 * 60_000).toISOString(), NOW)).toBe('47m')
+    expect(formatAgo(new Date(NOW - 3 * 86_400_000).toISOString(), NOW)).toBe('3d')
+    expect(formatAgo(null, NOW)).toBe('-')
+  })
+
+  it('untrusted text cannot move the terminal cursor or spill onto other lines', () => {
+    expect(clip('evil\u001b[2J\u001b[Hsubject\nsecond line', 200)).toBe(
+      'evil [2J [Hsubject second line',
+    )
+    expect(clip('x'.repeat(50), 10)).toBe(`${'x'.repeat(9)}…`)
+  })
+
+  it('events read as one aligned line each', () => {
+    const commit: EngineEvent = {
+      id: '1',
+      timestamp: '2026-11-21T11:58:00Z',
+      type: 'commit',
+      project: 'apollo',
+      details: { sha: 'abcdef1234', message: 'implement resolver', branch: 'feat/x' },
+    }
+    const change: EngineEvent = {
+      id: '2',
+      timestamp: '2026-11-21T11:59:00Z',
+      type: 'session_status_change',
+      project: 'navi',
+      details: {
+        name: 'navi-7',
+        from: 'working',
+        to: 'needs_permission',
+        reason: 'waiting for permission prompt',
+      },
+    }
+    expect(describeEvent(commit)).toBe('commit abcdef1 on feat/x: implement resolver')
+    expect(describeEvent(change)).toBe(
+      'navi-7: working → needs_permission (waiting for permission prompt)',
+    )
+    const lines = formatEvents([commit, change]).split('\n')
+    expect(lines).toHaveLength(2)
+    expect(lines[0]?.indexOf('commit')).toBe(lines[1]?.indexOf('navi-7'))
+  })
+})
