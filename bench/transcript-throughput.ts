@@ -140,7 +140,7 @@ try {
     foldTranscriptLine(summary, line),
   )
   console.log(
-    `  turns=${summary.turns} messages=${summary.usageByMessage.size} tail=${summary.tail.kind}`,
+    `  turns=${summary.turns} messages=${summary.usage.messages} tail=${summary.tail.kind}`,
   )
   await measure('read + JSON.parse + zod safeParse (for scale)', path, (line) =>
     lineSchema.safeParse(line),

@@ -129,7 +129,7 @@ describe('foldTranscriptLine', () => {
       toolResult('toolu_1'),
       assistant('msg_4', [{ type: 'text', text: 'done' }], 'end_turn', usage(200, 7, 50, 0)),
     ])
-    expect(s.usageByMessage.size).toBe(2)
+    expect(s.usage.messages).toBe(2)
     expect(summarizeTokens(s)).toEqual({
       input: 300,
       output: 37,

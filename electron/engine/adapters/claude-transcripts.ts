@@ -2,6 +2,11 @@ import { readFile, readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { TranscriptSummary } from '../core/records.ts'
+import {
+  TRANSCRIPT_SUMMARY_VERSION,
+  decodeTranscriptSummary,
+  encodeTranscriptSummary,
+} from '../core/summary-codec.ts'
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
 import { createJsonlFileSet } from './jsonl-file-set.ts'
 
@@ -18,6 +23,16 @@ export interface TranscriptScanResult {
 
 export interface ClaudeTranscriptSource {
   scan(): Promise<TranscriptScanResult>
+  /** Persists offsets and summaries for the next process, if anything changed. Never rejects. */
+  flush(): Promise<void>
+}
+
+export interface TranscriptSourceOptions {
+  /**
+   * Index that lets a new process resume every transcript where the last one stopped reading.
+   * @default `$NAVI_HOME/cache/claude-transcripts.json`; null persists nothing.
+   */
+  cacheFile?: string | null
 }
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/
@@ -56,12 +71,27 @@ async function readAgentToolUseId(metaPath: string): Promise<string | null> {
  * scan. Sub-agent transcripts (`<session>/subagents/agent-<id>.jsonl`) are not folded; their agent
  * ids are added to the parent's `subagentIds` (replacing the Agent tool_use id they started from).
  */
-export function createClaudeTranscriptSource(paths: EnginePaths): ClaudeTranscriptSource {
+export function createClaudeTranscriptSource(
+  paths: EnginePaths,
+  options: TranscriptSourceOptions = {},
+): ClaudeTranscriptSource {
   const projectsDir = naviFiles(paths).claudeProjects
-  const files = createJsonlFileSet<TranscriptSummary>({
-    create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
-    fold: foldTranscriptLine,
-  })
+  const cacheFile =
+    options.cacheFile === undefined
+      ? join(naviFiles(paths).cacheDir, 'claude-transcripts.json')
+      : options.cacheFile
+  const codec = {
+    version: TRANSCRIPT_SUMMARY_VERSION,
+    encode: encodeTranscriptSummary,
+    decode: decodeTranscriptSummary,
+  }
+  const files = createJsonlFileSet<TranscriptSummary>(
+    {
+      create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
+      fold: foldTranscriptLine,
+    },
+    { cache: cacheFile === null ? null : { file: cacheFile, codec } },
+  )
   /** transcript path → agent id → tool_use id (null while its meta file is missing). */
   const subagents = new Map<string, Map<string, string | null>>()
 
@@ -120,5 +150,6 @@ export function createClaudeTranscriptSource(paths: EnginePaths): ClaudeTranscri
         bytesRead: update.bytesRead,
       }
     },
+    flush: () => files.flush(),
   }
 }

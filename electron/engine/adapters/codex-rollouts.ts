@@ -7,6 +7,11 @@ import {
 } from '../core/codex-fold.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { CodexRolloutSummary } from '../core/records.ts'
+import {
+  CODEX_SUMMARY_VERSION,
+  decodeCodexSummary,
+  encodeCodexSummary,
+} from '../core/summary-codec.ts'
 import { createJsonlFileSet } from './jsonl-file-set.ts'
 
 export interface RolloutScanResult {
@@ -22,6 +27,16 @@ export interface RolloutScanResult {
 
 export interface CodexRolloutSource {
   scan(): Promise<RolloutScanResult>
+  /** Persists offsets and summaries for the next process, if anything changed. Never rejects. */
+  flush(): Promise<void>
+}
+
+export interface RolloutSourceOptions {
+  /**
+   * Index that lets a new process resume every rollout where the last one stopped reading.
+   * @default `$NAVI_HOME/cache/codex-rollouts.json`; null persists nothing.
+   */
+  cacheFile?: string | null
 }
 
 const YEAR = /^\d{4}$/
@@ -67,11 +82,26 @@ export async function listRolloutFiles(paths: EnginePaths, errors: string[]): Pr
 }
 
 /** Watches Codex rollouts, folding only the lines appended since the previous scan. */
-export function createCodexRolloutSource(paths: EnginePaths): CodexRolloutSource {
-  const files = createJsonlFileSet<CodexRolloutSummary>({
-    create: (path) => emptyCodexRolloutSummary(threadIdFromRolloutPath(path), path),
-    fold: foldCodexLine,
-  })
+export function createCodexRolloutSource(
+  paths: EnginePaths,
+  options: RolloutSourceOptions = {},
+): CodexRolloutSource {
+  const cacheFile =
+    options.cacheFile === undefined
+      ? join(naviFiles(paths).cacheDir, 'codex-rollouts.json')
+      : options.cacheFile
+  const codec = {
+    version: CODEX_SUMMARY_VERSION,
+    encode: encodeCodexSummary,
+    decode: decodeCodexSummary,
+  }
+  const files = createJsonlFileSet<CodexRolloutSummary>(
+    {
+      create: (path) => emptyCodexRolloutSummary(threadIdFromRolloutPath(path), path),
+      fold: foldCodexLine,
+    },
+    { cache: cacheFile === null ? null : { file: cacheFile, codec } },
+  )
   return {
     async scan() {
       const errors: string[] = []
@@ -84,5 +114,6 @@ export function createCodexRolloutSource(paths: EnginePaths): CodexRolloutSource
         bytesRead: update.bytesRead,
       }
     },
+    flush: () => files.flush(),
   }
 }

@@ -1,10 +1,25 @@
 import { stat } from 'node:fs/promises'
+import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
 
 /** How one kind of JSONL file is folded into a summary. */
 export interface JsonlFolder<S extends { corruptLines: number }> {
   create(path: string): S
   fold(summary: S, line: unknown): void
+}
+
+/** How summaries are persisted, so that a new process resumes each file at its last offset. */
+export interface JsonlSummaryCodec<S> {
+  /** Changes whenever the fold or the encoding does: an index of another version is ignored. */
+  version: number
+  encode(summary: S): unknown
+  /** Null when `data` is not a summary of `path`: that file is then folded from byte 0. */
+  decode(data: unknown, path: string): S | null
+}
+
+export interface JsonlFileSetOptions<S> {
+  /** Index file written by `flush()` and read by the first `update()`; absent: nothing persisted. */
+  cache?: { file: string; codec: JsonlSummaryCodec<S> } | null
 }
 
 export interface JsonlFileSetUpdate {
@@ -27,6 +42,11 @@ export interface JsonlFileSet<S> {
   /** The summary of each file of the last update, in that update's order. Updated in place. */
   summaries(): S[]
   get(path: string): S | undefined
+  /**
+   * Writes the index (atomically) if anything changed since the last write; a no-op without a
+   * cache. Never rejects: a failed write is reported in the `errors` of the next update.
+   */
+  flush(): Promise<void>
 }
 
 interface Entry<S> {
@@ -34,6 +54,8 @@ interface Entry<S> {
   summary: S
   size: number
   mtimeMs: number
+  dev: number
+  ino: number
 }
 
 /** Files read at the same time: enough to overlap I/O, few enough for a 2-core machine. */
@@ -63,12 +85,46 @@ async function forEachLimited<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
 
-/** Keeps one JsonlTail and one folded summary per file across updates. */
+/**
+ * Keeps one JsonlTail and one folded summary per file across updates. With `options.cache`, the
+ * first update resumes each file from the index a previous process flushed: unchanged files are
+ * not opened, grown ones are read from their indexed offset, replaced or truncated ones from 0.
+ */
 export function createJsonlFileSet<S extends { corruptLines: number }>(
   folder: JsonlFolder<S>,
+  options: JsonlFileSetOptions<S> = {},
 ): JsonlFileSet<S> {
+  const cache = options.cache ?? null
   const entries = new Map<string, Entry<S>>()
   let order: string[] = []
+  /** Files of the index not claimed yet; loaded by the first update, dropped after it. */
+  let indexed: Map<string, IndexedFile> | null = null
+  let indexLoaded = false
+  /** The index on disk is behind `entries`. */
+  let dirty = false
+  let flushErrors: string[] = []
+  /** update() and flush() run one at a time, so a flush never sees a half-done update. */
+  let queue: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run, run)
+    queue = next.catch(() => undefined)
+    return next
+  }
+
+  /** The entry a previous process left for `path`, if its summary still decodes. */
+  const resume = (path: string): Entry<S> | undefined => {
+    const file = indexed?.get(path)
+    if (!file || !cache) return undefined
+    indexed?.delete(path)
+    const summary = cache.codec.decode(file.summary, path)
+    if (summary === null) {
+      dirty = true
+      return undefined
+    }
+    const { offset, dev, ino } = file
+    const tail = createJsonlTail(path, undefined, { offset, dev, ino })
+    return { tail, summary, size: file.size, mtimeMs: file.mtimeMs, dev, ino }
+  }
 
   const refresh = async (path: string, update: JsonlFileSetUpdate): Promise<void> => {
     let info
@@ -76,19 +132,35 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       info = await stat(path)
     } catch (error) {
       // Listed a moment ago and gone now: it will simply not be listed next time.
-      if (isMissing(error)) entries.delete(path)
+      if (isMissing(error)) dirty = entries.delete(path) || dirty
       else update.errors.push(`${path}: ${describe(error)}`)
       return
     }
-    const known = entries.get(path)
-    if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return
+    const resumed = entries.has(path) ? undefined : resume(path)
+    const known = entries.get(path) ?? resumed
+    if (known) entries.set(path, known)
+    // The first update of a process reports the corrupt lines a cold read would have met.
+    const carried = resumed?.summary.corruptLines ?? 0
+    const unchanged =
+      known &&
+      known.size === info.size &&
+      known.mtimeMs === info.mtimeMs &&
+      known.dev === info.dev &&
+      known.ino === info.ino
+    if (unchanged) {
+      update.corruptLines += carried
+      return
+    }
     const entry = known ?? {
       tail: createJsonlTail(path),
       summary: folder.create(path),
       size: -1,
       mtimeMs: -1,
+      dev: -1,
+      ino: -1,
     }
     entries.set(path, entry)
+    dirty = true
     try {
       const result = await entry.tail.readNew({
         onReset: () => {
@@ -99,7 +171,9 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       entry.summary.corruptLines += result.corrupt
       entry.size = info.size
       entry.mtimeMs = info.mtimeMs
-      update.corruptLines += result.corrupt
+      entry.dev = info.dev
+      entry.ino = info.ino
+      update.corruptLines += result.corrupt + (result.reset ? 0 : carried)
       update.bytesRead += result.bytesRead
       if (result.bytesRead > 0 || result.reset) update.changed.push(path)
     } catch (error) {
@@ -107,15 +181,44 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     }
   }
 
+  const snapshot = (): IndexedFile[] => {
+    const files: IndexedFile[] = []
+    if (!cache) return files
+    for (const [path, entry] of entries) {
+      const position = entry.tail.position()
+      if (position === null) continue
+      const { size, mtimeMs } = entry
+      const summary = cache.codec.encode(entry.summary)
+      files.push({ path, ...position, size, mtimeMs, summary })
+    }
+    return files
+  }
+
   return {
-    async update(paths) {
-      const update: JsonlFileSetUpdate = { errors: [], corruptLines: 0, bytesRead: 0, changed: [] }
-      const listed = new Set(paths)
-      for (const path of entries.keys()) if (!listed.has(path)) entries.delete(path)
-      order = [...listed]
-      await forEachLimited(order, READ_CONCURRENCY, (path) => refresh(path, update))
-      return update
-    },
+    update: (paths) =>
+      exclusive(async () => {
+        const update: JsonlFileSetUpdate = {
+          errors: flushErrors,
+          corruptLines: 0,
+          bytesRead: 0,
+          changed: [],
+        }
+        flushErrors = []
+        if (cache && !indexLoaded) {
+          indexLoaded = true
+          indexed = await loadJsonlIndex(cache.file, cache.codec.version)
+        }
+        const listed = new Set(paths)
+        for (const path of entries.keys()) {
+          if (!listed.has(path)) dirty = entries.delete(path) || dirty
+        }
+        order = [...listed]
+        await forEachLimited(order, READ_CONCURRENCY, (path) => refresh(path, update))
+        // Files of the index that are gone are dropped from it at the next flush.
+        if (indexed !== null && indexed.size > 0) dirty = true
+        indexed = null
+        return update
+      }),
     summaries() {
       const out: S[] = []
       for (const path of order) {
@@ -127,5 +230,16 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     get(path) {
       return entries.get(path)?.summary
     },
+    flush: () =>
+      exclusive(async () => {
+        if (!cache || !dirty) return
+        dirty = false
+        try {
+          await saveJsonlIndex(cache.file, cache.codec.version, snapshot())
+        } catch (error) {
+          dirty = true
+          flushErrors.push(`${cache.file}: ${describe(error)}`)
+        }
+      }),
   }
 }

@@ -15,10 +15,22 @@ export interface JsonlReadResult {
   bytesRead: number
 }
 
+/** Where a tail stands in one file: just after its last complete line, and which file it was. */
+export interface TailPosition {
+  offset: number
+  dev: number
+  ino: number
+}
+
 export interface JsonlTail {
   readonly path: string
   /** Byte offset up to which the file has been read (complete lines plus the pending part). */
   readonly offset: number
+  /**
+   * The end of the last complete line read, with the file's dev/inode: what a new tail needs to
+   * resume (it re-reads a half-written last line). Null before the file was first opened.
+   */
+  position(): TailPosition | null
   /**
    * Reads only what was appended since the last call. Never throws for a missing file.
    * With `onLine`, each parsed line is handed over as soon as it is read and `lines` stays empty,
@@ -47,11 +59,17 @@ function isMissing(error: unknown): boolean {
  * Follows one append-only JSONL file by byte offset. Survives truncation (size below the offset),
  * replacement (other dev/inode, e.g. an atomic rename), a half-written last line (kept until its
  * newline arrives) and a missing file. Errors other than "missing" (EACCES, EISDIR…) are thrown.
+ * `from` resumes where an earlier tail's `position()` stood; if that file was since replaced or
+ * truncated, the first read starts over (`reset`) as it would have in the earlier tail.
  */
-export function createJsonlTail(path: string, chunkBytes = TAIL_CHUNK_BYTES): JsonlTail {
+export function createJsonlTail(
+  path: string,
+  chunkBytes = TAIL_CHUNK_BYTES,
+  from: TailPosition | null = null,
+): JsonlTail {
   const splitter = createLineSplitter()
-  let offset = 0
-  let identity: FileIdentity | null = null
+  let offset = from?.offset ?? 0
+  let identity: FileIdentity | null = from ? { dev: from.dev, ino: from.ino } : null
 
   const startOver = (): boolean => {
     const hadState = offset > 0 || identity !== null
@@ -82,6 +100,10 @@ export function createJsonlTail(path: string, chunkBytes = TAIL_CHUNK_BYTES): Js
     path,
     get offset() {
       return offset
+    },
+    position() {
+      if (identity === null) return null
+      return { offset: offset - splitter.pendingBytes, dev: identity.dev, ino: identity.ino }
     },
     async readNew(handlers = {}) {
       const result: JsonlReadResult = { lines: [], corrupt: 0, reset: false, bytesRead: 0 }

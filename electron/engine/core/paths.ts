@@ -31,6 +31,8 @@ export const naviFiles = (p: EnginePaths) => ({
   pmDir: join(p.naviHome, 'pm'),
   eventLog: join(p.naviHome, 'pm', 'events.jsonl'),
   snapshotsDir: join(p.naviHome, 'pm', 'snapshots'),
+  /** Indexes that let a restarted engine resume transcripts instead of re-reading them. */
+  cacheDir: join(p.naviHome, 'cache'),
   hooksDir: join(p.naviHome, 'hooks'),
   hookInbox: join(p.naviHome, 'hooks', 'events.jsonl'),
   hookHandler: join(p.naviHome, 'bin', 'navi-hook.mjs'),

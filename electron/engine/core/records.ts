@@ -14,6 +14,19 @@ export type TranscriptTail =
   | { kind: 'interrupted'; at: string }
   | { kind: 'api_error'; at: string; message: string }
 
+/**
+ * Token usage summed once per API response with bounded memory: the lines of one response are
+ * consecutive, so only the most recent ids are remembered (see core/usage-tally.ts).
+ */
+export interface UsageTally {
+  /** Sum over every response counted so far. */
+  totals: TokenUsage
+  /** Distinct responses counted in `totals`. */
+  messages: number
+  /** Usage of the most recent `message.id`s only, oldest first. */
+  recent: Map<string, TokenUsage>
+}
+
 /** Folded state of one Claude transcript (`projects/<enc>/<session>.jsonl`), updated line by line. */
 export interface TranscriptSummary {
   sessionId: string
@@ -24,8 +37,8 @@ export interface TranscriptSummary {
   entrypoint: string | null
   firstActivity: string | null
   lastActivity: string | null
-  /** Usage per `message.id`: one API response is split into one line per content block. */
-  usageByMessage: Map<string, TokenUsage>
+  /** Usage summed once per `message.id` (one API response is split into one line per block). */
+  usage: UsageTally
   lastPrompt: string | null
   title: string | null
   customTitle: string | null

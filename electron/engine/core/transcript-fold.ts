@@ -7,6 +7,7 @@
  */
 import type { TaskItem, TaskStatus, TokenUsage } from '../../../shared/schemas/session.ts'
 import type { TranscriptSummary, TranscriptTail } from './records.ts'
+import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
 
 type JsonObject = Record<string, unknown>
 
@@ -37,7 +38,7 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     entrypoint: null,
     firstActivity: null,
     lastActivity: null,
-    usageByMessage: new Map(),
+    usage: emptyUsageTally(),
     lastPrompt: null,
     title: null,
     customTitle: null,
@@ -50,17 +51,16 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
   }
 }
 
-/** Sum of the usage of every distinct API response (`message.id`) in the transcript. */
+/** Sum of the usage of every distinct API response (`message.id`) in the transcript (a copy). */
 export function summarizeTokens(summary: TranscriptSummary): TokenUsage {
-  const sum: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
-  for (const usage of summary.usageByMessage.values()) {
-    sum.input += usage.input
-    sum.output += usage.output
-    sum.cache_read += usage.cache_read
-    sum.cache_creation += usage.cache_creation
+  const { input, output, cache_read, cache_creation } = summary.usage.totals
+  return {
+    input,
+    output,
+    cache_read,
+    cache_creation,
+    total: input + output + cache_read + cache_creation,
   }
-  sum.total = sum.input + sum.output + sum.cache_read + sum.cache_creation
-  return sum
 }
 
 /** Updates `summary` in place with one parsed transcript line. Anything unexpected is ignored. */
@@ -116,7 +116,7 @@ function recordUsage(summary: TranscriptSummary, message: unknown): void {
   const output = asCount(usage.output_tokens)
   const cacheRead = asCount(usage.cache_read_input_tokens)
   const cacheCreation = asCount(usage.cache_creation_input_tokens)
-  summary.usageByMessage.set(id, {
+  tallyUsage(summary.usage, id, {
     input,
     output,
     cache_read: cacheRead,

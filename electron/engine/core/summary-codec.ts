@@ -1,0 +1,109 @@
+/**
+ * Folded summaries ↔ plain JSON, for the index that lets a restarted Navi resume each transcript
+ * from its last offset instead of re-reading it. Pure. Decoding validates with zod and returns null
+ * for anything that does not fit: the caller then folds that file again from byte 0.
+ */
+import { z } from 'zod'
+import { taskItemSchema, tokenUsageSchema } from '../../../shared/schemas/session.ts'
+import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './records.ts'
+
+/**
+ * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
+ * index written by an older Navi is ignored instead of mixing two versions of the fold.
+ */
+export const TRANSCRIPT_SUMMARY_VERSION = 1
+/** Same for `foldCodexLine` and `CodexRolloutSummary`. */
+export const CODEX_SUMMARY_VERSION = 1
+
+const nullableString = z.string().nullable()
+
+const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('prompt'), at: z.string() }),
+  z.object({ kind: z.literal('tool_result'), at: z.string() }),
+  z.object({
+    kind: z.literal('tool_pending'),
+    at: z.string(),
+    toolName: z.string(),
+    toolUseId: z.string(),
+  }),
+  z.object({ kind: z.literal('turn_end'), at: z.string() }),
+  z.object({ kind: z.literal('interrupted'), at: z.string() }),
+  z.object({ kind: z.literal('api_error'), at: z.string(), message: z.string() }),
+])
+
+const encodedTranscriptSchema = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  cwd: nullableString,
+  branch: nullableString,
+  version: nullableString,
+  entrypoint: nullableString,
+  firstActivity: nullableString,
+  lastActivity: nullableString,
+  usage: z.object({
+    totals: tokenUsageSchema,
+    messages: z.number(),
+    recent: z.array(z.tuple([z.string(), tokenUsageSchema])),
+  }),
+  lastPrompt: nullableString,
+  title: nullableString,
+  customTitle: nullableString,
+  subagentIds: z.array(z.string()),
+  turns: z.number(),
+  todos: z.array(taskItemSchema).nullable(),
+  tail: transcriptTailSchema,
+  pendingToolUses: z.array(z.tuple([z.string(), z.string()])),
+  corruptLines: z.number(),
+})
+type EncodedTranscript = z.infer<typeof encodedTranscriptSchema>
+
+/** Maps and Sets become arrays of entries, in their iteration order. */
+export function encodeTranscriptSummary(summary: TranscriptSummary): EncodedTranscript {
+  return {
+    ...summary,
+    usage: { ...summary.usage, recent: [...summary.usage.recent] },
+    subagentIds: [...summary.subagentIds],
+    pendingToolUses: [...(summary.pendingToolUses ?? [])],
+  }
+}
+
+/** The summary `encodeTranscriptSummary` was given, or null when `data` is not one for `path`. */
+export function decodeTranscriptSummary(data: unknown, path: string): TranscriptSummary | null {
+  const parsed = encodedTranscriptSchema.safeParse(data)
+  if (!parsed.success || parsed.data.path !== path) return null
+  const encoded = parsed.data
+  return {
+    ...encoded,
+    usage: { ...encoded.usage, recent: new Map(encoded.usage.recent) },
+    subagentIds: new Set(encoded.subagentIds),
+    pendingToolUses: new Map(encoded.pendingToolUses),
+  }
+}
+
+const codexSummarySchema = z.object({
+  threadId: z.string(),
+  path: z.string(),
+  cwd: nullableString,
+  source: nullableString,
+  cliVersion: nullableString,
+  startedAt: nullableString,
+  lastActivity: nullableString,
+  turns: z.number(),
+  inTurn: z.boolean(),
+  lastAgentMessage: nullableString,
+  firstUserMessage: nullableString,
+  tokens: tokenUsageSchema,
+  branch: nullableString,
+  corruptLines: z.number(),
+})
+
+/** A Codex summary is plain data already. */
+export function encodeCodexSummary(summary: CodexRolloutSummary): CodexRolloutSummary {
+  return summary
+}
+
+export function decodeCodexSummary(data: unknown, path: string): CodexRolloutSummary | null {
+  const parsed = codexSummarySchema.safeParse(data)
+  return parsed.success && parsed.data.path === path ? parsed.data : null
+}

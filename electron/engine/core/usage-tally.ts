@@ -1,0 +1,58 @@
+/**
+ * Sums token usage once per API response (`message.id`) in constant memory. Pure.
+ *
+ * Claude writes one transcript line per content block of a response, each repeating the response's
+ * id and usage, and those lines are consecutive (agent-cli-formats.md 8.3). Keeping every id ever
+ * seen grows with the transcript (hundreds of thousands for 1 GB), so only the last few ids are
+ * remembered: a repeated id replaces its earlier usage (`total += new - old`). An id that comes back
+ * after more than `RECENT_USAGE_IDS` other responses is counted a second time; that never happens
+ * in a transcript written by Claude Code.
+ */
+import type { TokenUsage } from '../../../shared/schemas/session.ts'
+import type { UsageTally } from './records.ts'
+
+/** Responses remembered by id: far more than can interleave (parallel sub-agents, retries). */
+export const RECENT_USAGE_IDS = 32
+
+export function emptyTokenUsage(): TokenUsage {
+  return { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
+}
+
+export function emptyUsageTally(): UsageTally {
+  return { totals: emptyTokenUsage(), messages: 0, recent: new Map() }
+}
+
+function addUsage(sum: TokenUsage, usage: TokenUsage, sign: 1 | -1): void {
+  sum.input += sign * usage.input
+  sum.output += sign * usage.output
+  sum.cache_read += sign * usage.cache_read
+  sum.cache_creation += sign * usage.cache_creation
+  sum.total = sum.input + sum.output + sum.cache_read + sum.cache_creation
+}
+
+/**
+ * Counts `usage` for response `id` in place: a new id is added to the totals, a remembered one
+ * replaces its previous usage (the last line of a response wins). `window` ids are remembered.
+ */
+export function tallyUsage(
+  tally: UsageTally,
+  id: string,
+  usage: TokenUsage,
+  window = RECENT_USAGE_IDS,
+): void {
+  const previous = tally.recent.get(id)
+  if (previous === undefined) {
+    tally.messages++
+  } else {
+    addUsage(tally.totals, previous, -1)
+    // Re-inserted below so the map stays ordered by last use.
+    tally.recent.delete(id)
+  }
+  addUsage(tally.totals, usage, 1)
+  tally.recent.set(id, usage)
+  while (tally.recent.size > window) {
+    const oldest = tally.recent.keys().next()
+    if (oldest.done === true) break
+    tally.recent.delete(oldest.value)
+  }
+}
