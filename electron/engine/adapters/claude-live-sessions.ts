@@ -6,6 +6,7 @@ import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { parseProcStartTime } from '../core/proc-stat.ts'
 import type { LiveSessionRecord } from '../core/records.ts'
 import { isPidAlive } from './process.ts'
+import { parseJsonAs } from '../core/parse-json.ts'
 
 export interface LiveSessionDeps {
   /** Whether a process with this pid exists. Default: `process.kill(pid, 0)`, EPERM counting as alive. */
@@ -95,19 +96,11 @@ export async function readLiveSessions(
       }
       continue
     }
-    let raw: unknown
-    try {
-      raw = JSON.parse(text)
-    } catch {
+    const data = parseJsonAs(liveSessionFileSchema, text)
+    if (!data) {
       result.corrupt++
       continue
     }
-    const parsed = liveSessionFileSchema.safeParse(raw)
-    if (!parsed.success) {
-      result.corrupt++
-      continue
-    }
-    const data = parsed.data
     const procStart = data.procStart ?? null
     result.records.push({
       pid: data.pid,

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { taskStatusSchema, type TaskItem } from '../../../shared/schemas/session.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { ClaudeTaskListRecord } from '../core/records.ts'
+import { parseJsonAs } from '../core/parse-json.ts'
 
 export interface ClaudeTaskListsReadResult {
   lists: ClaudeTaskListRecord[]
@@ -66,19 +67,12 @@ async function readTaskList(
       if (!isMissing(error)) result.errors.push(`${file}: ${describe(error)}`)
       continue
     }
-    let raw: unknown
-    try {
-      raw = JSON.parse(text)
-    } catch {
+    const task = parseJsonAs(taskFileSchema, text)
+    if (!task) {
       result.corrupt++
       continue
     }
-    const parsed = taskFileSchema.safeParse(raw)
-    if (!parsed.success) {
-      result.corrupt++
-      continue
-    }
-    tasks.push({ id: parsed.data.id, title: parsed.data.subject, status: parsed.data.status })
+    tasks.push({ id: task.id, title: task.subject, status: task.status })
     newestMtime = Math.max(newestMtime, mtimeMs)
   }
   tasks.sort((a, b) => compareTaskIds(a.id, b.id))

@@ -8,6 +8,7 @@ import {
   type EngineEvent,
   type EventType,
 } from '../../../shared/schemas/event.ts'
+import { parseJsonAs } from './parse-json.ts'
 
 /** How long the log keeps events. @default 24 h */
 export const EVENT_MAX_AGE_MS = 24 * 60 * 60 * 1000
@@ -32,15 +33,8 @@ export function serializeEvent(event: EngineEvent): string {
 export function parseEventLine(line: string): EngineEvent | null {
   const text = line.trim()
   if (text === '') return null
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return null
-  }
-  const parsed = engineEventSchema.safeParse(json)
-  if (!parsed.success || Number.isNaN(Date.parse(parsed.data.timestamp))) return null
-  return parsed.data
+  const event = parseJsonAs(engineEventSchema, text)
+  return event && !Number.isNaN(Date.parse(event.timestamp)) ? event : null
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Commit, GitState, Worktree } from '../../../shared/schemas/project.ts'
+import { parseJsonAs } from './parse-json.ts'
 
 /** Pull-request state of a branch as `gh` reports it. */
 export type PrState = GitState['pr']
@@ -248,19 +249,13 @@ export function parseGhPrView(
       ? { state: 'none' }
       : { state: 'unknown' }
   }
-  let json: unknown
-  try {
-    json = JSON.parse(stdout)
-  } catch {
-    return { state: 'unknown' }
-  }
-  const parsed = ghPrViewSchema.safeParse(json)
-  if (!parsed.success) return { state: 'unknown' }
-  const state = parsed.data.state.toLowerCase()
+  const view = parseJsonAs(ghPrViewSchema, stdout)
+  if (!view) return { state: 'unknown' }
+  const state = view.state.toLowerCase()
   if (state !== 'open' && state !== 'merged' && state !== 'closed') return { state: 'unknown' }
   return {
     state,
-    ...(parsed.data.number !== undefined && { number: parsed.data.number }),
-    ...(parsed.data.url !== undefined && { url: parsed.data.url }),
+    ...(view.number !== undefined && { number: view.number }),
+    ...(view.url !== undefined && { url: view.url }),
   }
 }
