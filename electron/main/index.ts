@@ -26,7 +26,7 @@ function createWindow(): BrowserWindow {
     height: 600,
     show: false,
     webPreferences: {
-      preload: join(__dirname, '../preload/index.mjs'),
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
@@ -34,7 +34,7 @@ function createWindow(): BrowserWindow {
   })
   window.once('ready-to-show', () => window.show())
   if (process.env.ELECTRON_RENDERER_URL) window.loadURL(process.env.ELECTRON_RENDERER_URL)
-  else window.loadFile(join(__dirname, '../renderer/index.html'))
+  else window.loadFile(join(import.meta.dirname, '../renderer/index.html'))
   return window
 }
 
