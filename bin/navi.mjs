@@ -1,6 +1,36 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI straight from the checkout (or a global install) through tsx.
-import { register } from 'tsx/esm/api'
+// Runs the `navi` CLI: the bundle `npm run build` writes, when it is newer than every source file
+// (a checkout being edited never runs stale code), otherwise the TypeScript sources through tsx.
+import { readdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-register()
-await import('../electron/cli/navi.ts')
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const bundle = join(root, 'out', 'cli', 'navi.mjs')
+
+function newestSource(dir) {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path))
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+function bundleIsFresh() {
+  try {
+    const built = statSync(bundle).mtimeMs
+    return ['electron', 'shared'].every((dir) => newestSource(join(root, dir)) <= built)
+  } catch {
+    return false
+  }
+}
+
+if (bundleIsFresh()) {
+  await import(pathToFileURL(bundle).href)
+} else {
+  const { register } = await import('tsx/esm/api')
+  register()
+  await import(pathToFileURL(join(root, 'electron', 'cli', 'navi.ts')).href)
+}
