@@ -11,8 +11,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { execa } from 'execa'
-import { claudeBinary, hermeticBaseEnv, type ClaudeEnv } from './claude-env.ts'
+import { claudeBinary, type ClaudeEnv } from './claude-env.ts'
+import { parseJson, parseJsonLines, runHermetic, type HermeticRunResult } from './hermetic-env.ts'
 
 export * from './claude-env.ts'
 export * from './claude-tmux.ts'
@@ -29,51 +29,25 @@ export interface ClaudePrintOptions {
   input?: string
 }
 
-export interface ClaudePrintResult {
-  exitCode: number | undefined
-  stdout: string
-  stderr: string
+export interface ClaudePrintResult extends HermeticRunResult {
   /** stdout parsed as one JSON value (`--output-format json`), if it parses. */
   json?: unknown
   /** Each non-empty stdout line parsed as JSON (`--output-format stream-json`); unparsable lines skipped. */
   jsonLines: unknown[]
-  timedOut: boolean
-  durationMs: number
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 /** Runs `claude -p <prompt> ...args` in `cwd` with only the hermetic environment plus `env`. */
 export async function runClaudePrint(opts: ClaudePrintOptions): Promise<ClaudePrintResult> {
-  const started = Date.now()
-  const result = await execa(claudeBinary(), ['-p', opts.prompt, ...(opts.args ?? [])], {
+  const result = await runHermetic(claudeBinary(), ['-p', opts.prompt, ...(opts.args ?? [])], {
     cwd: opts.cwd,
-    env: { ...hermeticBaseEnv(), ...opts.env, DISABLE_AUTOUPDATER: '1' },
-    extendEnv: false,
-    reject: false,
-    timeout: opts.timeoutMs,
-    forceKillAfterDelay: 2_000,
-    ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
+    env: { ...opts.env, DISABLE_AUTOUPDATER: '1' },
+    timeoutMs: opts.timeoutMs,
+    input: opts.input,
   })
-  const stdout = String(result.stdout)
   return {
-    exitCode: result.exitCode,
-    stdout,
-    stderr: String(result.stderr),
-    json: parseJson(stdout.trim()),
-    jsonLines: stdout
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map(parseJson)
-      .filter((v) => v !== undefined),
-    timedOut: result.timedOut,
-    durationMs: Date.now() - started,
+    ...result,
+    json: parseJson(result.stdout.trim()),
+    jsonLines: parseJsonLines(result.stdout),
   }
 }
 
@@ -105,8 +79,7 @@ export function taskListDir(configDir: string, listId: string): string {
 
 /** Parses a JSONL file; lines that are not JSON are skipped. */
 export async function readJsonl(file: string): Promise<unknown[]> {
-  const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '')
-  return lines.map(parseJson).filter((v) => v !== undefined)
+  return parseJsonLines(await readFile(file, 'utf8'))
 }
 
 /** Parses a JSON file, or `undefined` when it is missing or not (yet) valid JSON. */

@@ -4,59 +4,25 @@
  * creates a temp `CLAUDE_CONFIG_DIR` with a `.claude.json` that lets the TUI start without dialogs
  * (reference, section 12.1) and returns the variables to pass to `runClaudePrint` or
  * `startClaudeInTmux`; `await disposeClaudeEnv(env)` removes the config dir it created. The CLI never
- * sees the caller's environment: `hermeticBaseEnv()` keeps only PATH, HOME, locale and shell basics, so
- * a developer's `ANTHROPIC_*`, `CLAUDE*`, proxy or `NODE_ENV` variables cannot leak into a test.
+ * sees the caller's environment: `hermeticBaseEnv()` (`hermetic-env.ts`, re-exported here) keeps only
+ * PATH, HOME, locale and shell basics, so a developer's `ANTHROPIC_*` or `CLAUDE*` variables cannot leak.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { pinnedBinary, pinnedPackageVersion } from './hermetic-env.ts'
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
-const claudePackageDir = join(repoRoot, 'node_modules', '@anthropic-ai', 'claude-code')
+export { hermeticBaseEnv } from './hermetic-env.ts'
 
 /** Absolute path of the repo's pinned `claude` binary; throws if `npm ci` has not been run. */
 export function claudeBinary(): string {
-  const bin = join(repoRoot, 'node_modules', '.bin', 'claude')
-  if (!existsSync(bin)) {
-    throw new Error(
-      `The claude binary is missing at ${bin}. Run "npm ci" in ${repoRoot} ` +
-        '(it installs the pinned @anthropic-ai/claude-code devDependency).',
-    )
-  }
-  return bin
+  return pinnedBinary('claude', '@anthropic-ai/claude-code')
 }
 
 /** Version of the pinned CLI package, e.g. `2.1.197`. */
 export function claudeVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(join(claudePackageDir, 'package.json'), 'utf8'))
-  const version =
-    typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined
-  if (typeof version !== 'string') throw new Error('cannot read the claude-code package version')
-  return version
-}
-
-const keptVariables = [
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'LANG',
-  'LANGUAGE',
-  'TZ',
-  'TMPDIR',
-]
-
-/** The caller's environment reduced to what a shell needs; everything else is dropped. */
-export function hermeticBaseEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(source)) {
-    if (value !== undefined && (keptVariables.includes(key) || key.startsWith('LC_')))
-      env[key] = value
-  }
-  return env
+  return pinnedPackageVersion('@anthropic-ai/claude-code')
 }
 
 /** Variables for one hermetic CLI setup; always has the keys below. */

@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa, execaSync } from 'execa'
-import { claudeBinary, hermeticBaseEnv, trustProject, type ClaudeEnv } from './claude-env.ts'
+import { claudeBinary, trustProject, type ClaudeEnv } from './claude-env.ts'
+import { hermeticBaseEnv } from './hermetic-env.ts'
 import { sleep, waitUntil } from './wait.ts'
 
 /** The tmux socket (`tmux -L <name>`) used by default for this test process. */

@@ -10,32 +10,24 @@
  * environment (`hermeticBaseEnv`), so a developer's `OPENAI_*` or `CODEX_*` variables cannot leak in.
  * Formats: agent-cli-formats.md section 14.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { execa } from 'execa'
-import { hermeticBaseEnv } from './claude-env.ts'
+import {
+  parseJsonLines,
+  pinnedBinary,
+  pinnedPackageVersion,
+  runHermetic,
+  type HermeticRunResult,
+} from './hermetic-env.ts'
 
-export { hermeticBaseEnv } from './claude-env.ts'
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+export { hermeticBaseEnv } from './hermetic-env.ts'
 
 /** Absolute path of the repo's pinned `codex` launcher; throws if `npm ci` has not been run. */
 export function codexBinary(): string {
-  const bin = join(repoRoot, 'node_modules', '.bin', 'codex')
-  const native = join(repoRoot, 'node_modules', '@openai', 'codex-linux-x64')
-  if (
-    !existsSync(bin) ||
-    (process.platform === 'linux' && process.arch === 'x64' && !existsSync(native))
-  ) {
-    throw new Error(
-      `The codex binary is missing at ${bin}. Run "npm ci" in ${repoRoot} ` +
-        '(it installs the pinned @openai/codex devDependency and its native package).',
-    )
-  }
-  return bin
+  const linuxX64 = process.platform === 'linux' && process.arch === 'x64'
+  return pinnedBinary('codex', '@openai/codex', linuxX64 ? '@openai/codex-linux-x64' : undefined)
 }
 
 /** True when `codexBinary()` would not throw. */
@@ -50,12 +42,7 @@ export function hasCodexBinary(): boolean {
 
 /** Version of the pinned CLI package, e.g. `0.169.0`. */
 export function codexVersion(): string {
-  const file = join(repoRoot, 'node_modules', '@openai', 'codex', 'package.json')
-  const pkg: unknown = JSON.parse(readFileSync(file, 'utf8'))
-  const version =
-    typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined
-  if (typeof version !== 'string') throw new Error('cannot read the @openai/codex package version')
-  return version
+  return pinnedPackageVersion('@openai/codex')
 }
 
 /** Variables for one hermetic Codex setup; always has the keys below. */
@@ -151,27 +138,13 @@ export interface CodexExecOptions {
   strictConfig?: boolean
 }
 
-export interface CodexExecResult {
-  exitCode: number | undefined
-  stdout: string
-  stderr: string
+export interface CodexExecResult extends HermeticRunResult {
   /** Each stdout line parsed as JSON (`--json`); unparsable lines skipped. */
   events: unknown[]
-  timedOut: boolean
-  durationMs: number
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 /** Runs `codex exec --json --strict-config [...args] -- <prompt>` in `cwd` with an empty stdin and only `env`. */
 export async function runCodexExec(opts: CodexExecOptions): Promise<CodexExecResult> {
-  const started = Date.now()
   const args = [
     'exec',
     '--json',
@@ -181,29 +154,14 @@ export async function runCodexExec(opts: CodexExecOptions): Promise<CodexExecRes
     '--',
     opts.prompt,
   ]
-  const result = await execa(codexBinary(), args, {
+  const result = await runHermetic(codexBinary(), args, {
     cwd: opts.cwd,
-    env: { ...hermeticBaseEnv(), ...opts.env },
-    extendEnv: false,
-    reject: false,
+    env: opts.env,
+    timeoutMs: opts.timeoutMs,
     // An empty, closed stdin: piped input would be appended to the prompt.
     input: '',
-    timeout: opts.timeoutMs,
-    forceKillAfterDelay: 2_000,
   })
-  const stdout = String(result.stdout)
-  return {
-    exitCode: result.exitCode,
-    stdout,
-    stderr: String(result.stderr),
-    events: stdout
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map(parseJson)
-      .filter((v) => v !== undefined),
-    timedOut: result.timedOut,
-    durationMs: Date.now() - started,
-  }
+  return { ...result, events: parseJsonLines(result.stdout) }
 }
 
 /** Every `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, sorted. */

@@ -5,6 +5,12 @@
  * `responsesHttpError(429)`; add `{ reasoning: 'plan' }` for a reasoning summary item and
  * `{ delayMs }` to keep the CLI busy. Pure: the server owns ids, the clock and the sockets.
  */
+import {
+  scriptedHttpError,
+  type ScriptedHttpError,
+  type ScriptedHttpErrorOptions,
+} from './scripted-http-error.ts'
+import { splitInChunks, sseEvent } from './sse-encoding.ts'
 
 /** Token counts reported in `response.completed` (`input_tokens` include the cached ones). */
 export interface ResponsesUsage {
@@ -50,13 +56,8 @@ export interface ResponsesCallTurn extends TurnOptions {
   calls: FunctionCall[]
 }
 
-export interface ResponsesErrorTurn extends Pick<TurnOptions, 'delayMs'> {
-  kind: 'http_error'
-  status: number
-  errorType: string
-  message: string
-  retryAfterSec?: number
-}
+/** An HTTP error answer with an OpenAI error type, e.g. `rate_limit_exceeded`. */
+export type ResponsesErrorTurn = ScriptedHttpError
 
 export type ResponsesTurn = ResponsesTextTurn | ResponsesCallTurn | ResponsesErrorTurn
 
@@ -102,16 +103,9 @@ const errorTypeByStatus: Record<number, string> = {
 /** An HTTP error answer with `{"error":{"message","type"}}`. */
 export function responsesHttpError(
   status: number,
-  opts: { message?: string; errorType?: string; retryAfterSec?: number; delayMs?: number } = {},
+  opts: ScriptedHttpErrorOptions = {},
 ): ResponsesErrorTurn {
-  return {
-    kind: 'http_error',
-    status,
-    errorType: opts.errorType ?? errorTypeByStatus[status] ?? 'server_error',
-    message: opts.message ?? `fake ${String(status)} error`,
-    retryAfterSec: opts.retryAfterSec,
-    delayMs: opts.delayMs,
-  }
+  return scriptedHttpError(status, errorTypeByStatus, 'server_error', opts)
 }
 
 /** Ids and numbers the server fills in when it plays a successful turn. */
@@ -121,19 +115,6 @@ export interface ResponsesTurnContext {
   usage: ResponsesUsage
   /** A fresh suffix for item and call ids, unique on this server. */
   nextId: () => string
-}
-
-function sseEvent(name: string, data: Record<string, unknown>): string {
-  return `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`
-}
-
-/** Splits `s` into up to `parts` non-empty pieces (the CLI must concatenate partial deltas). */
-function splitInChunks(s: string, parts: number): string[] {
-  if (s.length === 0) return ['']
-  const size = Math.max(1, Math.ceil(s.length / parts))
-  const chunks: string[] = []
-  for (let i = 0; i < s.length; i += size) chunks.push(s.slice(i, i + size))
-  return chunks
 }
 
 interface EncodedItem {

@@ -6,6 +6,10 @@
  * them to make the "busy" state observable, and `enqueue` them on a running server. Everything in
  * this file is pure: the server owns ids, the clock and the sockets.
  */
+import { scriptedHttpError, type ScriptedHttpError } from './scripted-http-error.ts'
+import { splitInChunks, sseEvent } from './sse-encoding.ts'
+
+export { splitInChunks } from './sse-encoding.ts'
 
 /** Token counts reported for a turn; `output_tokens` is the final count sent in `message_delta`. */
 export interface TurnUsage {
@@ -49,15 +53,8 @@ export interface ToolUseTurn extends TurnOptions {
   calls: ToolCall[]
 }
 
-export interface HttpErrorTurn extends Pick<TurnOptions, 'delayMs'> {
-  kind: 'http_error'
-  status: number
-  /** Anthropic error type, e.g. `rate_limit_error`; derived from the status when omitted. */
-  errorType: string
-  message: string
-  /** Value of the `retry-after` header in seconds; no header when undefined. */
-  retryAfterSec?: number
-}
+/** An HTTP error answer with an Anthropic error type, e.g. `rate_limit_error`. */
+export type HttpErrorTurn = ScriptedHttpError
 
 export type ScriptedTurn = TextTurn | ToolUseTurn | HttpErrorTurn
 
@@ -105,14 +102,8 @@ export function httpError(
   status: number,
   opts: { type?: string; message?: string; retryAfterSec?: number; delayMs?: number } = {},
 ): HttpErrorTurn {
-  return {
-    kind: 'http_error',
-    status,
-    errorType: opts.type ?? errorTypeByStatus[status] ?? 'api_error',
-    message: opts.message ?? `fake ${status} error`,
-    retryAfterSec: opts.retryAfterSec,
-    delayMs: opts.delayMs,
-  }
+  const { type, ...rest } = opts
+  return scriptedHttpError(status, errorTypeByStatus, 'api_error', { ...rest, errorType: type })
 }
 
 /** Ids and numbers the server fills in when it plays a successful turn. */
@@ -121,19 +112,6 @@ export interface TurnContext {
   model: string
   usage: TurnUsage
   nextToolId: () => string
-}
-
-function sseEvent(name: string, data: Record<string, unknown>): string {
-  return `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`
-}
-
-/** Splits `s` into up to `parts` non-empty pieces (the CLI must concatenate partial deltas). */
-export function splitInChunks(s: string, parts: number): string[] {
-  if (s.length === 0) return ['']
-  const size = Math.max(1, Math.ceil(s.length / parts))
-  const chunks: string[] = []
-  for (let i = 0; i < s.length; i += size) chunks.push(s.slice(i, i + size))
-  return chunks
 }
 
 function textBlockEvents(index: number, t: string): string[] {
