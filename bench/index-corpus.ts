@@ -1,0 +1,149 @@
+/**
+ * Time and memory to index a generated corpus of Claude transcripts (1 GiB, 500 sessions, 40 project
+ * cwds), side by side with `ccusage session --json --offline` (ccusage@20.0.24) on the same
+ * CLAUDE_CONFIG_DIR; Navi again warm (a second process on the same NAVI_HOME), and the time the
+ * running engine takes to absorb a 1 KiB append. Every measured run is its own process, so wall time
+ * and peak RSS are per process (see lib/process-stats.ts). The OS page cache is warmed first, for
+ * both tools alike.
+ *
+ * `node bin/run-ts.mjs bench/index-corpus.ts [--quick] [--keep] [--runs N] [--mb N] [--sessions N]`
+ * (runs: median of 3 by default, 1 with --quick)
+ * --quick: 100 MiB / 100 sessions. --keep: keep the corpus and the ccusage install in the temp dir
+ * (they are reused by the next run). Writes bench/results/index-corpus.json.
+ */
+import { createReadStream } from 'node:fs'
+import { mkdir, mkdtemp, rm, stat, truncate, utimes } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { CCUSAGE_VERSION, ensureCcusage } from './lib/ccusage.ts'
+import { ensureCorpus, type Corpus } from './lib/corpus.ts'
+import {
+  parseChild,
+  summarizeIndexRuns,
+  type IndexCorpusOptions,
+  type Measured,
+} from './lib/index-report.ts'
+import { runMeasured, type ProcessRun } from './lib/process-stats.ts'
+import { hasFlag, isMain, mib, numberOption, writeResult } from './lib/report.ts'
+
+const REPO = fileURLToPath(new URL('..', import.meta.url))
+const CHILD = 'bench/lib/index-child.ts'
+
+export async function benchIndexCorpus(opts: IndexCorpusOptions) {
+  const megabytes = opts.megabytes ?? (opts.quick ? 100 : 1024)
+  const sessionCount = opts.sessions ?? (opts.quick ? 100 : 500)
+  const root = join(tmpdir(), `navi-bench-corpus-${megabytes}m-${sessionCount}s`)
+  const ccusagePrefix = join(tmpdir(), `navi-bench-ccusage-${CCUSAGE_VERSION}`)
+  const scratch = await mkdtemp(join(tmpdir(), 'navi-bench-index-'))
+  try {
+    console.log(`corpus: ${megabytes} MiB in ${sessionCount} sessions under ${root}`)
+    const corpus = await ensureCorpus({
+      root,
+      totalBytes: megabytes * 1024 * 1024,
+      sessions: sessionCount,
+      projects: 40,
+    })
+    console.log(
+      corpus.reused
+        ? `reused (${mib(corpus.bytes).toFixed(0)} MiB)`
+        : `generated ${mib(corpus.bytes).toFixed(0)} MiB in ${(corpus.generateMs / 1000).toFixed(1)} s`,
+    )
+    const cli = await ensureCcusage(ccusagePrefix)
+    const home = join(scratch, 'home')
+    const codexHome = join(scratch, 'codex')
+    const empty = join(scratch, 'empty-claude')
+    await Promise.all([home, codexHome, empty].map((d) => mkdir(d, { recursive: true })))
+    const env = (claudeConfigDir: string, naviHome: string): NodeJS.ProcessEnv => ({
+      ...process.env,
+      HOME: home,
+      CLAUDE_CONFIG_DIR: claudeConfigDir,
+      CODEX_HOME: codexHome,
+      NAVI_HOME: naviHome,
+    })
+    const navi = async (naviHome: string, claudeDir: string, extra: string[] = []) => {
+      const run = await runMeasured(process.execPath, ['bin/run-ts.mjs', CHILD, ...extra], {
+        cwd: REPO,
+        env: env(claudeDir, naviHome),
+      })
+      return { run, child: parseChild(run) }
+    }
+    const ccusage = () =>
+      runMeasured(process.execPath, [cli, 'session', '--json', '--offline'], {
+        env: env(corpus.claudeConfigDir, join(scratch, 'unused-navi')),
+      })
+
+    await warmPageCache(corpus)
+    const baseline = await navi(join(scratch, 'navi-baseline'), empty)
+    const target = pickAppendTarget(corpus)
+    const runs: { ccusage: ProcessRun; cold: Measured; warm: Measured }[] = []
+    for (let i = 0; i < opts.runs; i++) {
+      const naviHome = join(scratch, `navi-${i}`)
+      const original = await stat(target.path)
+      try {
+        const cc = await ccusage()
+        if (cc.exitCode !== 0) throw new Error(`ccusage exited ${cc.exitCode}: ${cc.stderr}`)
+        const cold = await navi(naviHome, corpus.claudeConfigDir)
+        const warm = await navi(naviHome, corpus.claudeConfigDir, [
+          '--append',
+          target.path,
+          target.sessionId,
+          target.cwd,
+        ])
+        runs.push({ ccusage: cc, cold, warm })
+        console.log(
+          `run ${i + 1}/${opts.runs}: ccusage ${(cc.wallMs / 1000).toFixed(2)} s, ` +
+            `navi cold ${(cold.run.wallMs / 1000).toFixed(2)} s, warm ${(warm.run.wallMs / 1000).toFixed(2)} s`,
+        )
+      } finally {
+        // Put the appended transcript back as it was, so the corpus can be reused.
+        await truncate(target.path, original.size)
+        await utimes(target.path, original.atime, original.mtime)
+      }
+    }
+    return summarizeIndexRuns({ corpus, megabytes, sessionCount, baseline, runs, root, opts })
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+    if (!opts.keep) {
+      await rm(root, { recursive: true, force: true })
+      await rm(ccusagePrefix, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Reads every transcript once so neither tool pays for the disk and both run from the page cache. */
+async function warmPageCache(corpus: Corpus): Promise<void> {
+  for (const file of corpus.files) {
+    await new Promise<void>((resolve, reject) => {
+      createReadStream(file.path, { highWaterMark: 1024 * 1024 })
+        .on('data', () => undefined)
+        .on('end', resolve)
+        .on('error', reject)
+    })
+  }
+}
+
+/** The median-sized transcript: a typical session the user is still typing into. */
+function pickAppendTarget(corpus: Corpus) {
+  const sorted = [...corpus.files].sort((a, b) => a.bytes - b.bytes)
+  const target = sorted[Math.floor(sorted.length / 2)]
+  if (!target) throw new Error('empty corpus')
+  return target
+}
+
+if (isMain(import.meta.url)) {
+  const args = process.argv.slice(2)
+  const quick = hasFlag(args, '--quick')
+  const result = await benchIndexCorpus({
+    quick,
+    keep: hasFlag(args, '--keep'),
+    runs: numberOption(args, 'runs', quick ? 1 : 3),
+    ...(args.some((a) => a.startsWith('--mb'))
+      ? { megabytes: numberOption(args, 'mb', 1024) }
+      : {}),
+    ...(args.some((a) => a.startsWith('--sessions'))
+      ? { sessions: numberOption(args, 'sessions', 500) }
+      : {}),
+  })
+  await writeResult('index-corpus', result)
+}

@@ -1,0 +1,82 @@
+/**
+ * One Navi process of the corpus benchmark: a full engine cycle (`refresh({ force: true })`) over the
+ * paths from NAVI_HOME / CLAUDE_CONFIG_DIR / CODEX_HOME, then a clean `stop()` so whatever the engine
+ * persists is flushed. With `--append <file> <sessionId> <cwd>` it then appends a 1 KiB prompt to
+ * that transcript and times the refresh that absorbs it. Prints one JSON object on stdout.
+ * Run by bench/index-corpus.ts: `node bin/run-ts.mjs bench/lib/index-child.ts [--append …]`.
+ */
+import { appendFile, readFile } from 'node:fs/promises'
+import { appendedPromptLine } from './corpus.ts'
+
+const processStart = performance.now()
+const { createEngine } = await import('../../electron/engine/index.ts')
+const { resolvePaths } = await import('../../electron/engine/core/paths.ts')
+const importMs = performance.now() - processStart
+
+/** Bytes this process has read through read(2) and friends so far (page cache included). */
+async function bytesReadSoFar(): Promise<number> {
+  const io = await readFile('/proc/self/io', 'utf8').catch(() => '')
+  return Number(/^rchar:\s+(\d+)/m.exec(io)?.[1] ?? Number.NaN)
+}
+
+const engine = createEngine({ paths: resolvePaths(), watch: false })
+const readBefore = await bytesReadSoFar()
+const started = performance.now()
+const state = await engine.refresh({ force: true })
+const refreshMs = performance.now() - started
+const readDuring = (await bytesReadSoFar()) - readBefore
+const sessions = engine.getSessions()
+const tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
+for (const session of sessions) {
+  tokens.input += session.tokens.input
+  tokens.output += session.tokens.output
+  tokens.cache_read += session.tokens.cache_read
+  tokens.cache_creation += session.tokens.cache_creation
+  tokens.total += session.tokens.total
+}
+const diagnostics = engine.diagnostics()
+
+const appendIndex = process.argv.indexOf('--append')
+let append: Record<string, unknown> | null = null
+if (appendIndex >= 0) {
+  const [file, sessionId, cwd] = process.argv.slice(appendIndex + 1, appendIndex + 4)
+  if (!file || !sessionId || !cwd) throw new Error('--append <file> <sessionId> <cwd>')
+  const at = new Date()
+  const line = appendedPromptLine(sessionId, cwd, at)
+  await appendFile(file, line)
+  const before = await bytesReadSoFar()
+  const t0 = performance.now()
+  await engine.refresh({ force: false })
+  const absorbMs = performance.now() - t0
+  const session = engine.getSessions().find((s) => s.id === sessionId)
+  append = {
+    bytesAppended: Buffer.byteLength(line),
+    refreshMs: absorbMs,
+    bytesReadByRefresh: (await bytesReadSoFar()) - before,
+    // Proof the refresh folded the new line: the session's last activity is the line's timestamp.
+    absorbed: session?.last_activity === at.toISOString(),
+    gitSpawns: engine.diagnostics().gitSpawns,
+  }
+}
+
+const stopStarted = performance.now()
+await engine.stop()
+const stopMs = performance.now() - stopStarted
+const memory = process.memoryUsage()
+
+console.log(
+  JSON.stringify({
+    importMs,
+    refreshMs,
+    stopMs,
+    bytesReadByRefresh: readDuring,
+    sessions: sessions.length,
+    projects: state.projects.length,
+    tokens,
+    corruptLines: diagnostics.corruptLines,
+    sourceErrors: diagnostics.sourceErrors,
+    heapUsedMb: memory.heapUsed / 1024 / 1024,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    append,
+  }),
+)

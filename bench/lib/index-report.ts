@@ -1,0 +1,242 @@
+/** The corpus benchmark's numbers: what a Navi child prints, and the summary table and JSON. */
+import { z } from 'zod'
+import { CCUSAGE_VERSION, parseCcusageSession } from './ccusage.ts'
+import type { Corpus } from './corpus.ts'
+import type { ProcessRun } from './process-stats.ts'
+import { mib, percentile, printTable, round } from './report.ts'
+
+const childOutputSchema = z.object({
+  importMs: z.number(),
+  refreshMs: z.number(),
+  bytesReadByRefresh: z.number(),
+  sessions: z.number(),
+  projects: z.number(),
+  tokens: z.object({
+    input: z.number(),
+    output: z.number(),
+    cache_read: z.number(),
+    cache_creation: z.number(),
+    total: z.number(),
+  }),
+  corruptLines: z.record(z.string(), z.number()),
+  sourceErrors: z.array(z.string()),
+  heapUsedMb: z.number(),
+  maxRssMb: z.number(),
+  append: z
+    .object({
+      bytesAppended: z.number(),
+      refreshMs: z.number(),
+      bytesReadByRefresh: z.number(),
+      absorbed: z.boolean(),
+      gitSpawns: z.number(),
+    })
+    .nullable(),
+})
+type ChildOutput = z.infer<typeof childOutputSchema>
+
+export interface Measured {
+  run: ProcessRun
+  child: ChildOutput
+}
+
+export interface IndexCorpusOptions {
+  quick: boolean
+  keep: boolean
+  runs: number
+  megabytes?: number
+  sessions?: number
+}
+
+/** The JSON line a Navi child printed; throws with its stderr when it failed. */
+export function parseChild(run: ProcessRun): ChildOutput {
+  if (run.exitCode !== 0) {
+    throw new Error(`navi child exited ${run.exitCode}: ${run.stderr.slice(-2000)}`)
+  }
+  const last = run.stdout.trim().split('\n').pop() ?? ''
+  const parsed = childOutputSchema.safeParse(JSON.parse(last))
+  if (!parsed.success) throw new Error(`unexpected navi child output: ${parsed.error.message}`)
+  return parsed.data
+}
+
+/** Medians over the runs, ratios against ccusage; prints the table and returns the JSON. */
+export function summarizeIndexRuns(input: {
+  corpus: Corpus
+  megabytes: number
+  sessionCount: number
+  baseline: Measured
+  runs: { ccusage: ProcessRun; cold: Measured; warm: Measured }[]
+  root: string
+  opts: IndexCorpusOptions
+}) {
+  const { corpus, runs, baseline } = input
+  const median = (pick: (r: (typeof runs)[number]) => number) => percentile(runs.map(pick), 50)
+  const corpusMb = mib(corpus.bytes)
+  const row = (wallMs: number, cpuMs: number, rssMb: number) => ({
+    wallS: round(wallMs / 1000, 2),
+    cpuS: round(cpuMs / 1000, 2),
+    peakRssMb: round(rssMb, 0),
+    mbPerS: round(corpusMb / (wallMs / 1000), 0),
+  })
+  const ccusage = row(
+    median((r) => r.ccusage.wallMs),
+    median((r) => r.ccusage.cpuMs),
+    median((r) => r.ccusage.peakRssMb),
+  )
+  const cold = row(
+    median((r) => r.cold.run.wallMs),
+    median((r) => r.cold.run.cpuMs),
+    median((r) => r.cold.run.peakRssMb),
+  )
+  const warm = row(
+    median((r) => r.warm.run.wallMs),
+    median((r) => r.warm.run.cpuMs),
+    median((r) => r.warm.run.peakRssMb),
+  )
+  const base = row(baseline.run.wallMs, baseline.run.cpuMs, baseline.run.peakRssMb)
+  const ratio = (a: number, b: number) => round(a / b, 2)
+  const result = {
+    corpus: {
+      path: input.root,
+      megabytes: round(corpusMb, 0),
+      sessions: corpus.files.length,
+      projectCwds: new Set(corpus.files.map((f) => f.cwd)).size,
+      generateS: round(corpus.generateMs / 1000, 1),
+      reused: corpus.reused,
+      kept: input.opts.keep,
+    },
+    runs: runs.length,
+    perRun: runs.map((r) => ({
+      ccusage: {
+        wallS: round(r.ccusage.wallMs / 1000, 2),
+        peakRssMb: round(r.ccusage.peakRssMb, 0),
+      },
+      naviCold: {
+        wallS: round(r.cold.run.wallMs / 1000, 2),
+        peakRssMb: round(r.cold.run.peakRssMb, 0),
+      },
+      naviWarm: {
+        wallS: round(r.warm.run.wallMs / 1000, 2),
+        peakRssMb: round(r.warm.run.peakRssMb, 0),
+      },
+      appendMs: round(r.warm.child.append?.refreshMs ?? Number.NaN, 1),
+    })),
+    ccusageVersion: CCUSAGE_VERSION,
+    ccusage: {
+      ...ccusage,
+      nativeBinaryRssMb: round(
+        percentile(
+          runs.map((r) =>
+            Math.max(
+              0,
+              ...r.ccusage.processes.filter((p) => p.comm === 'ccusage').map((p) => p.hwmMb),
+            ),
+          ),
+          50,
+        ),
+        0,
+      ),
+      report: parseCcusageSession(runs[0]?.ccusage.stdout ?? ''),
+    },
+    naviCold: {
+      ...cold,
+      refreshS: round(median((r) => r.cold.child.refreshMs ?? Number.NaN) / 1000, 2),
+      importS: round(median((r) => r.cold.child.importMs ?? Number.NaN) / 1000, 2),
+      bytesReadMb: round(mib(median((r) => r.cold.child.bytesReadByRefresh ?? Number.NaN)), 0),
+      sessions: runs[0]?.cold.child.sessions ?? null,
+      tokens: runs[0]?.cold.child.tokens ?? null,
+      corruptLines: runs[0]?.cold.child.corruptLines ?? null,
+      sourceErrors: runs[0]?.cold.child.sourceErrors ?? null,
+    },
+    naviWarm: {
+      ...warm,
+      refreshS: round(median((r) => r.warm.child.refreshMs ?? Number.NaN) / 1000, 2),
+      bytesReadMb: round(mib(median((r) => r.warm.child.bytesReadByRefresh ?? Number.NaN)), 0),
+    },
+    naviBaselineEmpty: {
+      ...base,
+      importS: round((baseline.child.importMs ?? Number.NaN) / 1000, 2),
+    },
+    append: {
+      bytes: runs[0]?.warm.child.append?.bytesAppended ?? null,
+      refreshMs: round(
+        median((r) => r.warm.child.append?.refreshMs ?? Number.NaN),
+        1,
+      ),
+      bytesRead: median((r) => r.warm.child.append?.bytesReadByRefresh ?? Number.NaN),
+      absorbed: runs.every((r) => r.warm.child.append?.absorbed === true),
+    },
+    ratios: {
+      coldWallVsCcusage: ratio(cold.wallS, ccusage.wallS),
+      coldRssVsCcusage: ratio(cold.peakRssMb, ccusage.peakRssMb),
+      warmWallVsCcusage: ratio(warm.wallS, ccusage.wallS),
+      warmRssVsCcusage: ratio(warm.peakRssMb, ccusage.peakRssMb),
+    },
+  }
+  printReport(result)
+  return result
+}
+
+type IndexCorpusResult = ReturnType<typeof summarizeIndexRuns>
+
+function printReport(r: IndexCorpusResult): void {
+  printTable(
+    `Indexing ${r.corpus.megabytes} MiB / ${r.corpus.sessions} sessions / ${r.corpus.projectCwds} cwds ` +
+      `(median of ${r.runs} run(s), page cache warm)`,
+    ['process', 'wall s', 'CPU s', 'peak RSS MB', 'MiB/s', 'wall ×ccusage', 'RSS ×ccusage'],
+    [
+      [
+        'ccusage session --json --offline',
+        r.ccusage.wallS,
+        r.ccusage.cpuS,
+        r.ccusage.peakRssMb,
+        r.ccusage.mbPerS,
+        1,
+        1,
+      ],
+      [
+        'navi cold (fresh NAVI_HOME)',
+        r.naviCold.wallS,
+        r.naviCold.cpuS,
+        r.naviCold.peakRssMb,
+        r.naviCold.mbPerS,
+        r.ratios.coldWallVsCcusage,
+        r.ratios.coldRssVsCcusage,
+      ],
+      [
+        'navi warm (same NAVI_HOME)',
+        r.naviWarm.wallS,
+        r.naviWarm.cpuS,
+        r.naviWarm.peakRssMb,
+        r.naviWarm.mbPerS,
+        r.ratios.warmWallVsCcusage,
+        r.ratios.warmRssVsCcusage,
+      ],
+      [
+        'navi, empty CLAUDE_CONFIG_DIR',
+        r.naviBaselineEmpty.wallS,
+        r.naviBaselineEmpty.cpuS,
+        r.naviBaselineEmpty.peakRssMb,
+        '-',
+        '-',
+        '-',
+      ],
+    ],
+  )
+  console.log(
+    `navi in-process: module load ${r.naviCold.importS} s, cold refresh ${r.naviCold.refreshS} s ` +
+      `(read ${r.naviCold.bytesReadMb} MiB), warm refresh ${r.naviWarm.refreshS} s (read ${r.naviWarm.bytesReadMb} MiB)`,
+  )
+  console.log(`ccusage native binary alone: peak RSS ${r.ccusage.nativeBinaryRssMb} MB`)
+  console.log(
+    `1 KiB append absorbed by the running engine in ${r.append.refreshMs} ms ` +
+      `(bytes read by that refresh: ${r.append.bytesRead}; absorbed: ${r.append.absorbed})`,
+  )
+  const cc = r.ccusage.report
+  const nv = r.naviCold.tokens
+  if (cc && nv) {
+    console.log(
+      `cross-check: sessions navi ${r.naviCold.sessions} / ccusage ${cc.sessions}; total tokens ` +
+        `navi ${nv.total} / ccusage ${cc.tokens.total}${nv.total === cc.tokens.total ? ' (equal)' : ' (DIFFER)'}`,
+    )
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Runs every benchmark, each in its own process (so one's memory and timers never touch another's
+ * numbers), then prints one combined table and writes bench/results/summary.json.
+ *
+ * `npm run bench [-- --quick] [-- --keep] [-- --only commit-latency,idle-repos]`
+ * --quick: 100 MiB corpus, 10 commits, 20 s idle sample, hook spawn cost only (no real claude).
+ * --keep: keep the generated corpus and the ccusage install in the temp dir for the next run.
+ */
+import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { hasFlag, printTable, RESULTS_DIR, writeResult } from './lib/report.ts'
+
+const REPO = fileURLToPath(new URL('..', import.meta.url))
+const args = process.argv.slice(2)
+const quick = hasFlag(args, '--quick')
+const keep = hasFlag(args, '--keep')
+const onlyArg =
+  args.find((a) => a.startsWith('--only='))?.slice(7) ?? args[args.indexOf('--only') + 1]
+const only =
+  args.some((a) => a.startsWith('--only')) && onlyArg ? new Set(onlyArg.split(',')) : null
+
+const BENCHES: { name: string; args: string[] }[] = [
+  { name: 'commit-latency', args: quick ? ['--quick'] : [] },
+  { name: 'idle-repos', args: quick ? ['--quick'] : [] },
+  { name: 'hook-overhead', args: quick ? ['20', '--no-claude'] : [] },
+  { name: 'index-corpus', args: [...(quick ? ['--quick'] : []), ...(keep ? ['--keep'] : [])] },
+]
+
+function runBench(
+  name: string,
+  benchArgs: string[],
+): Promise<{ exitCode: number | null; seconds: number }> {
+  const started = performance.now()
+  console.log(`\n=== ${name} ${benchArgs.join(' ')}`.trimEnd())
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/run-ts.mjs', `bench/${name}.ts`, ...benchArgs], {
+      cwd: REPO,
+      stdio: 'inherit',
+    })
+    child.on('error', reject)
+    child.on('close', (exitCode) =>
+      resolve({ exitCode, seconds: (performance.now() - started) / 1000 }),
+    )
+  })
+}
+
+/** A result file as loose JSON: the benchmarks own their shapes, this only reads a few fields. */
+type Json = Record<string, unknown>
+async function readResult(name: string): Promise<Json | null> {
+  try {
+    return JSON.parse(await readFile(join(RESULTS_DIR, `${name}.json`), 'utf8')) as Json
+  } catch {
+    return null
+  }
+}
+const at = (value: unknown, ...path: (string | number)[]): unknown =>
+  path.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Json)[key] : undefined),
+    value,
+  )
+const show = (value: unknown, unit = ''): string =>
+  typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean'
+    ? `${String(value)}${unit}`
+    : '-'
+
+const outcomes: Record<string, { exitCode: number | null; seconds: number }> = {}
+for (const bench of BENCHES) {
+  if (only && !only.has(bench.name)) continue
+  outcomes[bench.name] = await runBench(bench.name, bench.args)
+}
+
+const [latency, idle, hooks, corpus] = await Promise.all(
+  ['commit-latency', 'idle-repos', 'hook-overhead', 'index-corpus'].map((n) =>
+    outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null),
+  ),
+)
+const rows: string[][] = []
+if (latency) {
+  const poll = at(latency, 'poll', 'pollIntervalS')
+  rows.push(
+    [
+      'commit → event, watching',
+      `p50 ${show(at(latency, 'watch', 'p50Ms'), ' ms')} / p95 ${show(at(latency, 'watch', 'p95Ms'), ' ms')}`,
+      '< 1 s (incl. 75 + 100 ms debounce)',
+    ],
+    [
+      `commit → event, polling only (${show(poll)} s)`,
+      `p50 ${show(at(latency, 'poll', 'p50Ms'), ' ms')} / p95 ${show(at(latency, 'poll', 'p95Ms'), ' ms')}`,
+      '≈ interval/2; 30 s default ≈ 15 s',
+    ],
+  )
+}
+if (corpus) {
+  const size = `${show(at(corpus, 'corpus', 'megabytes'))} MiB/${show(at(corpus, 'corpus', 'sessions'))} sessions`
+  rows.push(
+    [
+      `ccusage session --json --offline, ${size}`,
+      `${show(at(corpus, 'ccusage', 'wallS'), ' s')}, ${show(at(corpus, 'ccusage', 'peakRssMb'), ' MB')}`,
+      `ccusage@${show(at(corpus, 'ccusageVersion'))}`,
+    ],
+    [
+      'navi cold index (wall, peak RSS)',
+      `${show(at(corpus, 'naviCold', 'wallS'), ' s')}, ${show(at(corpus, 'naviCold', 'peakRssMb'), ' MB')}`,
+      `×ccusage: wall ${show(at(corpus, 'ratios', 'coldWallVsCcusage'))}, RSS ${show(at(corpus, 'ratios', 'coldRssVsCcusage'))}`,
+    ],
+    [
+      'navi warm restart (wall, peak RSS)',
+      `${show(at(corpus, 'naviWarm', 'wallS'), ' s')}, ${show(at(corpus, 'naviWarm', 'peakRssMb'), ' MB')}`,
+      `×ccusage: wall ${show(at(corpus, 'ratios', 'warmWallVsCcusage'))}, RSS ${show(at(corpus, 'ratios', 'warmRssVsCcusage'))}`,
+    ],
+    [
+      'navi process start-up, nothing to index',
+      `${show(at(corpus, 'naviBaselineEmpty', 'wallS'), ' s')}, ${show(at(corpus, 'naviBaselineEmpty', 'peakRssMb'), ' MB')}`,
+      'tsx + engine load floor',
+    ],
+    [
+      'absorb a 1 KiB append (running engine)',
+      `${show(at(corpus, 'append', 'refreshMs'), ' ms')}`,
+      `read ${show(at(corpus, 'append', 'bytesRead'), ' B')}, absorbed ${show(at(corpus, 'append', 'absorbed'))}`,
+    ],
+  )
+}
+if (idle) {
+  rows.push(
+    [
+      `git spawns per idle cycle, ${show(at(idle, 'repos'))} repos`,
+      `max ${show(at(idle, 'maxGitSpawnsPerCycle'))} over ${show((at(idle, 'cycles') as unknown[] | undefined)?.length)} cycles`,
+      'target 0',
+    ],
+    [
+      `navi watch idle CPU, ${show(at(idle, 'repos'))} repos`,
+      `${show(at(idle, 'watch', 'cpuPercent'), ' %')}, ${show(at(idle, 'watch', 'cpuMsPerMinute'), ' ms/min')}`,
+      `over ${show(at(idle, 'watch', 'sampledSeconds'), ' s')}`,
+    ],
+  )
+}
+if (hooks) {
+  const navi = (at(hooks, 'claude') as Json[] | null | undefined)?.find((r) => r.variant === 'navi')
+  rows.push([
+    'hook handler, one blocking hook (p50)',
+    `${show(at(hooks, 'spawn', 'perHookBlockingMsP50'), ' ms')}`,
+    navi
+      ? `real claude: +${show(navi.addedPerToolCallMs, ' ms')} per tool call`
+      : 'real claude not run',
+  ])
+}
+printTable(
+  `Navi benchmarks${quick ? ' (--quick)' : ''}`,
+  ['measure', 'result', 'target / note'],
+  rows,
+)
+for (const [name, outcome] of Object.entries(outcomes)) {
+  if (outcome.exitCode !== 0) console.log(`FAILED: ${name} (exit ${outcome.exitCode})`)
+}
+await writeResult('summary', {
+  quick,
+  command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
+  outcomes,
+  results: { commitLatency: latency, idleRepos: idle, hookOverhead: hooks, indexCorpus: corpus },
+})
+process.exitCode = Object.values(outcomes).every((o) => o.exitCode === 0) ? 0 : 1
