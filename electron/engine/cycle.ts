@@ -13,7 +13,7 @@ import { diffSnapshots } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
 import type { RepoTracker } from './repo-tracker.ts'
-import type { SessionSources } from './sources.ts'
+import type { SessionSources, SourceHints } from './sources.ts'
 
 export interface CycleDiagnostics {
   corruptLines: Record<string, number>
@@ -34,6 +34,7 @@ export interface CycleInput {
   /** Last snapshot of every project ever seen, by project dir (kept for projects that went quiet). */
   prev: Map<string, ProjectSnapshot>
   force: boolean
+  hints: SourceHints
 }
 
 export type SessionWithProject = Session & { project: string | null }
@@ -51,7 +52,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const { now, config, repos } = input
   const started = performance.now()
   const spawnsBefore = repos.spawnCount()
-  const { sessions, counts } = await input.sources.collect(now)
+  const { sessions, counts } = await input.sources.collect(now, input.hints)
   const groups = groupProjects({
     sessions,
     repoRootOf: (dir) => repos.rootOf(dir),

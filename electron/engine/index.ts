@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 /**
  * The engine: discovers sessions and projects, snapshots them, diffs snapshots into events and logs them.
  * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`.
@@ -13,7 +14,7 @@ import { naviFiles, type EnginePaths } from './core/paths.ts'
 import { runCycle, type CycleDiagnostics, type SessionWithProject } from './cycle.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker } from './repo-tracker.ts'
-import { createSessionSources } from './sources.ts'
+import { createSessionSources, fullScan, type SourceHints } from './sources.ts'
 
 export interface EngineOptions {
   paths: EnginePaths
@@ -23,6 +24,12 @@ export interface EngineOptions {
   watch?: boolean
   /** How soon after a file change a cycle runs. @default 100 */
   debounceMs?: number
+  /**
+   * Least time between the starts of two watcher-triggered cycles: an agent writing its transcript many
+   * times a second costs a few cycles a second, while an isolated change still waits only `debounceMs`.
+   * @default 400
+   */
+  minCycleIntervalMs?: number
   /** How often the pids of live sessions are re-checked (a `kill -9` leaves no file change). @default 2000 */
   livenessIntervalMs?: number
 }
@@ -34,7 +41,7 @@ export interface Engine {
   start(): Promise<EngineState>
   /** Stops timers and watchers and waits for a running cycle to finish writing. */
   stop(): Promise<void>
-  /** Runs one cycle now; `force` re-reads every repository with git. */
+  /** Runs one cycle now over every source; `force` also re-reads every repository with git. */
   refresh(opts?: { force?: boolean }): Promise<EngineState>
   getState(): EngineState
   /** Every session of the last cycle, ended ones included, with its project's name. */
@@ -75,8 +82,12 @@ export function createEngine(opts: EngineOptions): Engine {
   let pollIntervalMs = 30_000
   let prevSnapshots: Awaited<ReturnType<typeof store.loadAll>> | null = null
   let lastIndexFlush: number | null = null
+  let pendingHints: SourceHints = fullScan()
+  const noHints = (): SourceHints => ({ ...fullScan(), full: false })
 
   const cycle = async (force: boolean): Promise<EngineState> => {
+    const hints = pendingHints
+    pendingHints = noHints()
     prevSnapshots ??= await store.loadAll()
     const config = await loadConfig(opts.paths)
     pollIntervalMs = config.config.pollIntervalMs
@@ -89,6 +100,7 @@ export function createEngine(opts: EngineOptions): Engine {
       log,
       prev: prevSnapshots,
       force,
+      hints,
     })
     prevSnapshots = result.snapshots
     diagnostics = result.diagnostics
@@ -125,18 +137,40 @@ export function createEngine(opts: EngineOptions): Engine {
     return running
   }
 
+  /** Turns a watcher event into what the next cycle must re-read. */
+  const noteChange = (dir: string, file: string | null): void => {
+    const hints = pendingHints
+    const roots = [opts.paths.claudeConfigDir, opts.paths.codexHome, opts.paths.naviHome]
+    // A root changed (projects/ appeared with the first session), or a new folder (a new project's
+    // transcripts, a new day of rollouts): what was written before a watcher covered it is only found
+    // by listing everything.
+    const transcriptTree = dir === files.claudeProjects || dir === files.codexSessions
+    const newFolder = transcriptTree && file !== null && !/\.jsonl?$/.test(file)
+    if (file === null || roots.includes(dir) || newFolder) {
+      watchers?.ensure()
+      hints.full = true
+    } else if (dir === files.claudeTasks) hints.taskLists.add(file.split(/[\\/]/)[0] ?? file)
+    else if (dir === files.claudeProjects) hints.transcripts.add(join(dir, file))
+    else if (dir === files.codexSessions) hints.rollouts.add(join(dir, file))
+  }
+
+  let lastCycleStart = Number.NEGATIVE_INFINITY
   const schedule = (): void => {
     if (stopped || debounce) return
+    const sinceLast = performance.now() - lastCycleStart
+    const wait = Math.max(opts.debounceMs ?? 100, (opts.minCycleIntervalMs ?? 400) - sinceLast)
     debounce = setTimeout(() => {
       debounce = null
+      lastCycleStart = performance.now()
       run(false).catch(() => undefined)
-    }, opts.debounceMs ?? 100)
+    }, wait)
   }
 
   const armPoll = (): void => {
     if (stopped) return
     pollTimer = setTimeout(() => {
       watchers?.ensure()
+      pendingHints.full = true
       run(false)
         .catch(() => undefined)
         .finally(armPoll)
@@ -159,10 +193,9 @@ export function createEngine(opts: EngineOptions): Engine {
             { path: files.codexSessions, recursive: true },
           ],
           (dir, file) => {
-            // A root changed: a folder we watch may have just appeared (projects/ with the first session).
-            if (roots.includes(dir)) watchers?.ensure()
-            // Our own writes under NAVI_HOME (pm/, locks) must not wake us; config.yaml must.
+            // Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake us; config.yaml must.
             if (dir === opts.paths.naviHome && file !== 'config.yaml') return
+            noteChange(dir, file)
             schedule()
           },
         )
@@ -189,7 +222,10 @@ export function createEngine(opts: EngineOptions): Engine {
       await sources.flush()
       await log.close()
     },
-    refresh: (o) => run(o?.force ?? true),
+    refresh(o) {
+      pendingHints.full = true
+      return run(o?.force ?? true)
+    },
     getState: () => state,
     getSessions: () => sessions,
     subscribe(listener) {

@@ -26,8 +26,27 @@ export interface SourceCounts {
   errors: string[]
 }
 
+/**
+ * What changed since the last cycle, from the watchers: with `full` every source is listed again (start,
+ * poll, explicit refresh, or a watcher event that named no file); otherwise only the transcripts, rollouts
+ * and task lists named here are re-read, so one agent writing costs one file, not a scan of all of them.
+ */
+export interface SourceHints {
+  full: boolean
+  transcripts: Set<string>
+  rollouts: Set<string>
+  taskLists: Set<string>
+}
+
+export const fullScan = (): SourceHints => ({
+  full: true,
+  transcripts: new Set(),
+  rollouts: new Set(),
+  taskLists: new Set(),
+})
+
 export interface SessionSources {
-  collect(now: number): Promise<{ sessions: Session[]; counts: SourceCounts }>
+  collect(now: number, hints?: SourceHints): Promise<{ sessions: Session[]; counts: SourceCounts }>
   /** pids whose liveness decides a status; the engine re-checks them between cycles. */
   watchedPids(): number[]
   /** Persists the transcript/rollout indexes so a restart resumes them. Never rejects. */
@@ -41,9 +60,23 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   const panes = createPaneLocator()
   let pids: number[] = []
   const liveDir = naviFiles(paths).claudeSessions
+  const taskLists = new Map<string, ClaudeTaskListRecord>()
+  let taskCorrupt = 0
+
+  /** Task lists are kept between cycles; a full read replaces them, a hinted one updates those named. */
+  const readTasks = async (hints: SourceHints) => {
+    const read = await readClaudeTaskLists(paths, hints.full ? {} : { only: [...hints.taskLists] })
+    if (hints.full) {
+      taskLists.clear()
+      taskCorrupt = read.corrupt
+    } else for (const id of hints.taskLists) taskLists.delete(id)
+    for (const list of read.lists) taskLists.set(list.listId, list)
+    return { lists: [...taskLists.values()], corrupt: taskCorrupt, errors: read.errors }
+  }
 
   return {
-    async collect(now) {
+    async collect(now, hints = fullScan()) {
+      const changed = (set: Set<string>) => (hints.full ? {} : { changed: [...set] })
       const errors: string[] = []
       const corruptLines: Record<string, number> = {}
       const guard = async <T>(name: string, fallback: T, read: () => Promise<T>): Promise<T> => {
@@ -57,7 +90,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
 
       const [scan, live, lists, hookStates, rollouts] = await Promise.all([
         guard('claude transcripts', { ...emptyScan<TranscriptSummary>() }, () =>
-          transcripts.scan(),
+          transcripts.scan(changed(hints.transcripts)),
         ),
         guard(
           'claude live sessions',
@@ -65,12 +98,14 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
           () => readLiveSessions(paths),
         ),
         guard('claude tasks', { lists: [] as ClaudeTaskListRecord[], corrupt: 0, errors: [] }, () =>
-          readClaudeTaskLists(paths),
+          readTasks(hints),
         ),
         guard('hooks', { states: new Map<string, HookSessionState>(), corrupt: 0 }, () =>
           hooks.read(),
         ),
-        guard('codex', { ...emptyScan<CodexRolloutSummary>() }, () => codex.scan()),
+        guard('codex', { ...emptyScan<CodexRolloutSummary>() }, () =>
+          codex.scan(changed(hints.rollouts)),
+        ),
       ])
       errors.push(...scan.errors, ...live.errors, ...lists.errors, ...rollouts.errors)
       // Running totals per file (kept in the persisted index), not only what this process read.

@@ -84,12 +84,23 @@ async function readTaskList(
 }
 
 /**
- * Reads every task list under `$CLAUDE_CONFIG_DIR/tasks/<listId>/<id>.json` (TaskCreate/TaskUpdate).
- * A list whose tasks were all deleted is reported with no tasks and `updatedAt: null`.
+ * Reads every task list under `$CLAUDE_CONFIG_DIR/tasks/<listId>/<id>.json` (TaskCreate/TaskUpdate),
+ * or only the lists named in `only` (those a watcher reported). A list whose tasks were all deleted
+ * is reported with no tasks and `updatedAt: null`; a list in `only` that no longer exists is absent.
  */
-export async function readClaudeTaskLists(paths: EnginePaths): Promise<ClaudeTaskListsReadResult> {
+export async function readClaudeTaskLists(
+  paths: EnginePaths,
+  opts: { only?: readonly string[] } = {},
+): Promise<ClaudeTaskListsReadResult> {
   const dir = naviFiles(paths).claudeTasks
   const result: ClaudeTaskListsReadResult = { lists: [], corrupt: 0, errors: [] }
+  if (opts.only) {
+    for (const listId of [...new Set(opts.only)].sort()) {
+      const record = await readTaskList(join(dir, listId), listId, result)
+      if (record) result.lists.push(record)
+    }
+    return result
+  }
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })

@@ -1,5 +1,5 @@
 import { readFile, readdir } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { basename, join, relative, sep } from 'node:path'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { TranscriptSummary } from '../core/records.ts'
 import {
@@ -22,7 +22,11 @@ export interface TranscriptScanResult {
 }
 
 export interface ClaudeTranscriptSource {
-  scan(): Promise<TranscriptScanResult>
+  /**
+   * Lists and refreshes every transcript; with `changed` (paths a watcher reported under
+   * `projects/`), refreshes only those and the sub-agent folders they belong to.
+   */
+  scan(opts?: { changed?: readonly string[] }): Promise<TranscriptScanResult>
   /** Persists offsets and summaries for the next process, if anything changed. Never rejects. */
   flush(): Promise<void>
 }
@@ -112,8 +116,44 @@ export function createClaudeTranscriptSource(
     else subagents.delete(transcript)
   }
 
+  const mergeSubagentIds = () => {
+    for (const [transcript, agents] of subagents) {
+      const summary = files.get(transcript)
+      if (!summary) continue
+      for (const [agentId, toolUseId] of agents) {
+        if (toolUseId !== null) summary.subagentIds.delete(toolUseId)
+        summary.subagentIds.add(agentId)
+      }
+    }
+  }
+
+  const scanChanged = async (changed: readonly string[]): Promise<TranscriptScanResult> => {
+    const errors: string[] = []
+    const transcripts: string[] = []
+    const sessionDirs = new Map<string, string>()
+    for (const path of changed) {
+      const parts = relative(projectsDir, path).split(sep)
+      if (parts[0] === '..' || parts.length < 2 || !parts[0] || !parts[1]) continue
+      if (parts.length === 2 && parts[1].endsWith('.jsonl')) transcripts.push(path)
+      else if (parts.length > 2) {
+        const session = join(projectsDir, parts[0], parts[1])
+        sessionDirs.set(`${session}.jsonl`, session)
+      }
+    }
+    const update = await files.touch(transcripts)
+    for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
+    mergeSubagentIds()
+    return {
+      summaries: files.summaries(),
+      errors: [...errors, ...update.errors],
+      corruptLines: update.corruptLines,
+      bytesRead: update.bytesRead,
+    }
+  }
+
   return {
-    async scan() {
+    async scan(opts = {}) {
+      if (opts.changed) return scanChanged(opts.changed)
       const errors: string[] = []
       const transcripts: string[] = []
       const sessionDirs = new Map<string, string>()
@@ -135,14 +175,7 @@ export function createClaudeTranscriptSource(
         if (!sessionDirs.has(transcript)) subagents.delete(transcript)
       }
       for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
-      for (const [transcript, agents] of subagents) {
-        const summary = files.get(transcript)
-        if (!summary) continue
-        for (const [agentId, toolUseId] of agents) {
-          if (toolUseId !== null) summary.subagentIds.delete(toolUseId)
-          summary.subagentIds.add(agentId)
-        }
-      }
+      mergeSubagentIds()
       return {
         summaries: files.summaries(),
         errors: [...errors, ...update.errors],

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import {
   emptyCodexRolloutSummary,
   foldCodexLine,
@@ -26,7 +26,8 @@ export interface RolloutScanResult {
 }
 
 export interface CodexRolloutSource {
-  scan(): Promise<RolloutScanResult>
+  /** Lists and refreshes every rollout; with `changed` (paths a watcher reported), only those. */
+  scan(opts?: { changed?: readonly string[] }): Promise<RolloutScanResult>
   /** Persists offsets and summaries for the next process, if anything changed. Never rejects. */
   flush(): Promise<void>
 }
@@ -103,10 +104,11 @@ export function createCodexRolloutSource(
     { cache: cacheFile === null ? null : { file: cacheFile, codec } },
   )
   return {
-    async scan() {
+    async scan(opts = {}) {
       const errors: string[] = []
-      const rollouts = await listRolloutFiles(paths, errors)
-      const update = await files.update(rollouts)
+      const update = opts.changed
+        ? await files.touch(opts.changed.filter((p) => /rollout-.*\.jsonl$/.test(basename(p))))
+        : await files.update(await listRolloutFiles(paths, errors))
       return {
         summaries: files.summaries(),
         errors: [...errors, ...update.errors],

@@ -39,6 +39,11 @@ export interface JsonlFileSet<S> {
    * mtime did not change (without opening them), and folds only the appended lines of the rest.
    */
   update(paths: readonly string[]): Promise<JsonlFileSetUpdate>
+  /**
+   * Refreshes only `paths` (files a watcher reported), adding new ones and dropping vanished ones; the
+   * rest of the set is left as the last update saw it. Cheap: one stat per path.
+   */
+  touch(paths: readonly string[]): Promise<JsonlFileSetUpdate>
   /** The summary of each file of the last update, in that update's order. Updated in place. */
   summaries(): S[]
   get(path: string): S | undefined
@@ -194,16 +199,24 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     return files
   }
 
+  const newUpdate = (): JsonlFileSetUpdate => {
+    const update = { errors: flushErrors, corruptLines: 0, bytesRead: 0, changed: [] }
+    flushErrors = []
+    return update
+  }
+
   return {
+    touch: (paths) =>
+      exclusive(async () => {
+        const update = newUpdate()
+        const known = new Set(order)
+        for (const path of paths) if (!known.has(path)) order.push(path)
+        await forEachLimited([...new Set(paths)], READ_CONCURRENCY, (path) => refresh(path, update))
+        return update
+      }),
     update: (paths) =>
       exclusive(async () => {
-        const update: JsonlFileSetUpdate = {
-          errors: flushErrors,
-          corruptLines: 0,
-          bytesRead: 0,
-          changed: [],
-        }
-        flushErrors = []
+        const update = newUpdate()
         if (cache && !indexLoaded) {
           indexLoaded = true
           indexed = await loadJsonlIndex(cache.file, cache.codec.version)
