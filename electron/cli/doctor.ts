@@ -94,7 +94,14 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
         ? null
         : `edit ${files.config}; the README documents its shape`,
   })
-  return { checks, corrupt_lines: diagnostics.corruptLines, errors: diagnostics.sourceErrors }
+  const projectErrors = engine
+    .getState()
+    .projects.flatMap((p) => p.errors.map((error) => `${p.name} (${p.project_dir}): ${error}`))
+  return {
+    checks,
+    corrupt_lines: diagnostics.corruptLines,
+    errors: [...diagnostics.sourceErrors, ...projectErrors],
+  }
 }
 
 async function checkBinary(name: string, args: string[], fix: string): Promise<DoctorCheck> {

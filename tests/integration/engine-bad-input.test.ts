@@ -133,6 +133,8 @@ describe('bad input', () => {
     expect(configCheck?.ok).toBe(false)
     expect(configCheck?.detail).toMatch(/config\.yaml:4: .*pth/)
     expect(doctor.corrupt_lines['claude transcripts']).toBeGreaterThanOrEqual(2)
+    // The deleted repository is explained, with its path.
+    expect(doctor.errors.some((e) => e.includes(doomed.dir))).toBe(true)
     // Navi never rewrites the user's config.
     expect(await readFile(config, 'utf8')).toBe(invalid)
     expect((await stat(config)).mtimeMs).toBe(configBefore.mtimeMs)
