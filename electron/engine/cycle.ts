@@ -1,4 +1,5 @@
 /** One engine cycle: read sources → group → snapshot → diff → log. Owns no timers. */
+import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import type { EngineState } from '../../shared/ipc-contract.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
@@ -133,6 +134,13 @@ async function snapshotGroup(
 ): Promise<ProjectSnapshot | null> {
   const prev = input.prev.get(group.projectDir) ?? null
   const errors: string[] = []
+  if (!existsSync(group.projectDir)) {
+    errors.push(
+      group.registered
+        ? `${group.projectDir} does not exist (registered in config.yaml)`
+        : `${group.projectDir} no longer exists`,
+    )
+  }
   const lastActivity = Math.max(
     0,
     ...group.sessions.map((s) => Date.parse(s.last_activity ?? '') || 0),

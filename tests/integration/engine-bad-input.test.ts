@@ -98,10 +98,6 @@ describe('bad input', () => {
         statusUpdatedAt: Date.now(),
       }),
     )
-    // An invalid config (unknown key on line 4): defaults are used, the file is left alone.
-    const invalid = `${registered}  - pth: /nowhere\n`
-    await writeFile(config, invalid)
-    const configBefore = await stat(config)
     // The repository disappears; another one has a stale index.lock.
     await rm(doomed.dir, { recursive: true, force: true })
     await writeFile(join(locked.dir, '.git', 'index.lock'), '')
@@ -118,7 +114,11 @@ describe('bad input', () => {
     const stale = healthyProject?.sessions.find((s) => s.id === 'stale-session')
     expect(stale?.status ?? 'ended').toBe('ended')
     expect(state.projects.find((p) => p.project_dir === loose)?.is_git).toBe(false)
-    expect(state.errors.join('\n')).toMatch(/config\.yaml:4/)
+    expect(state.projects.find((p) => p.project_dir === doomed.dir)?.errors.length).toBeGreaterThan(
+      0,
+    )
+    const lockedProject = state.projects.find((p) => p.project_dir === locked.dir)
+    expect(lockedProject?.head_sha ?? lockedProject?.errors[0]).toBeTruthy()
 
     const sessions = sessionsOutputSchema.parse(
       (await runNavi(['sessions', '--all', '--json'], naviEnv)).json,
@@ -129,12 +129,24 @@ describe('bad input', () => {
     expect(events).toContain(sha)
 
     const doctor = doctorOutputSchema.parse((await runNavi(['doctor', '--json'], naviEnv)).json)
-    const configCheck = doctor.checks.find((c) => c.name === 'config')
-    expect(configCheck?.ok).toBe(false)
-    expect(configCheck?.detail).toMatch(/config\.yaml:4: .*pth/)
     expect(doctor.corrupt_lines['claude transcripts']).toBeGreaterThanOrEqual(2)
     // The deleted repository is explained, with its path.
     expect(doctor.errors.some((e) => e.includes(doomed.dir))).toBe(true)
+
+    // An invalid config (unknown key on line 4): defaults are used, the file is left alone.
+    const invalid = `${registered}  - pth: /nowhere\n`
+    await writeFile(config, invalid)
+    const configBefore = await stat(config)
+    const withBadConfig = await runNavi(['status', '--json'], naviEnv)
+    expect(withBadConfig.exitCode).toBe(0)
+    const badState = engineStateSchema.parse(withBadConfig.json)
+    expect(badState.errors.join('\n')).toMatch(/config\.yaml:4/)
+    expect(badState.projects.find((p) => p.project_dir === healthy.dir)?.head_sha).toBe(sha)
+    const configCheck = doctorOutputSchema
+      .parse((await runNavi(['doctor', '--json'], naviEnv)).json)
+      .checks.find((c) => c.name === 'config')
+    expect(configCheck?.ok).toBe(false)
+    expect(configCheck?.detail).toMatch(/config\.yaml:4: .*pth/)
     // Navi never rewrites the user's config.
     expect(await readFile(config, 'utf8')).toBe(invalid)
     expect((await stat(config)).mtimeMs).toBe(configBefore.mtimeMs)
