@@ -1,7 +1,6 @@
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   defaultProcStartOf,
   readLiveSessions,
@@ -9,28 +8,14 @@ import {
 import { readClaudeTaskLists } from '../../electron/engine/adapters/claude-tasks.ts'
 import { createClaudeTranscriptSource } from '../../electron/engine/adapters/claude-transcripts.ts'
 import { createJsonlFileSet } from '../../electron/engine/adapters/jsonl-file-set.ts'
-import type { EnginePaths } from '../../electron/engine/core/paths.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
   summarizeTokens,
 } from '../../electron/engine/core/transcript-fold.ts'
+import { useTempPaths } from '../support/temp-paths.ts'
 
-let root: string
-let paths: EnginePaths
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'navi-claude-files-'))
-  paths = {
-    naviHome: join(root, 'navi'),
-    claudeConfigDir: join(root, 'claude'),
-    codexHome: join(root, 'codex'),
-  }
-})
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true })
-})
+const temp = useTempPaths('navi-claude-files-')
 
 const jsonl = (...values: unknown[]) => values.map((v) => `${JSON.stringify(v)}\n`).join('')
 
@@ -77,7 +62,7 @@ const assistantLine = (
 
 async function writeProject(enc: string, files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) {
-    const path = join(paths.claudeConfigDir, 'projects', enc, name)
+    const path = join(temp.paths.claudeConfigDir, 'projects', enc, name)
     await mkdir(join(path, '..'), { recursive: true })
     await writeFile(path, text)
   }
@@ -112,7 +97,7 @@ describe('createClaudeTranscriptSource', () => {
     })
     await writeProject('-home-user-empty', {})
 
-    const source = createClaudeTranscriptSource(paths)
+    const source = createClaudeTranscriptSource(temp.paths)
     const first = await source.scan()
     expect(first.errors).toEqual([])
     expect(first.corruptLines).toBe(1)
@@ -155,7 +140,10 @@ describe('createClaudeTranscriptSource', () => {
         '2026-11-21T22:38:56.000Z',
       ),
     )
-    await appendFile(join(paths.claudeConfigDir, 'projects', enc, `${SESSION}.jsonl`), appended)
+    await appendFile(
+      join(temp.paths.claudeConfigDir, 'projects', enc, `${SESSION}.jsonl`),
+      appended,
+    )
     const third = await source.scan()
     expect(third.bytesRead).toBe(Buffer.byteLength(appended))
     const updated = third.summaries.find((s) => s.sessionId === SESSION)
@@ -174,7 +162,7 @@ describe('createClaudeTranscriptSource', () => {
         promptLine(SESSION, 'two', '2026-11-21T10:01:00.000Z'),
       ),
     })
-    const source = createClaudeTranscriptSource(paths)
+    const source = createClaudeTranscriptSource(temp.paths)
     expect((await source.scan()).summaries[0]?.turns).toBe(2)
     await writeProject(enc, {
       [file]: jsonl(promptLine(SESSION, 'new', '2026-11-21T11:00:00.000Z')),
@@ -188,7 +176,7 @@ describe('createClaudeTranscriptSource', () => {
   })
 
   it('reports nothing and no error when there is no projects folder', async () => {
-    expect(await createClaudeTranscriptSource(paths).scan()).toEqual({
+    expect(await createClaudeTranscriptSource(temp.paths).scan()).toEqual({
       summaries: [],
       errors: [],
       corruptLines: 0,
@@ -199,8 +187,8 @@ describe('createClaudeTranscriptSource', () => {
 
 describe('createJsonlFileSet', () => {
   it('reports an unreadable file and still folds the others', async () => {
-    const good = join(root, 'good.jsonl')
-    const bad = join(root, 'dir.jsonl')
+    const good = join(temp.root, 'good.jsonl')
+    const bad = join(temp.root, 'dir.jsonl')
     await writeFile(good, jsonl(promptLine(SESSION, 'hello', '2026-11-21T10:00:00.000Z')))
     await mkdir(bad)
     const set = createJsonlFileSet({
@@ -215,7 +203,7 @@ describe('createJsonlFileSet', () => {
 })
 
 describe('readLiveSessions', () => {
-  const sessionsDir = () => join(paths.claudeConfigDir, 'sessions')
+  const sessionsDir = () => join(temp.paths.claudeConfigDir, 'sessions')
   // null where /proc does not exist: then only the pid is checked.
   const ownStart = defaultProcStartOf(process.pid)
 
@@ -257,7 +245,7 @@ describe('readLiveSessions', () => {
     await writeFile(join(sessionsDir(), 'nopid.json'), '{"sessionId":"x"}')
     await writeFile(join(sessionsDir(), 'notes.txt'), 'ignored')
 
-    const result = await readLiveSessions(paths)
+    const result = await readLiveSessions(temp.paths)
     expect(result.corrupt).toBe(2)
     expect(result.errors).toEqual([])
     const byId = new Map(result.records.map((r) => [r.sessionId, r]))
@@ -287,20 +275,20 @@ describe('readLiveSessions', () => {
       JSON.stringify({ pid: 77, sessionId: 's', procStart: '500' }),
     )
     const check = (procStart: string | null) =>
-      readLiveSessions(paths, { pidExists: (pid) => pid === 77, procStartOf: () => procStart })
+      readLiveSessions(temp.paths, { pidExists: (pid) => pid === 77, procStartOf: () => procStart })
     expect((await check('500')).records[0]?.alive).toBe(true)
     expect((await check('501')).records[0]?.alive).toBe(false)
     expect((await check(null)).records[0]?.alive).toBe(true)
   })
 
   it('returns nothing when the folder does not exist', async () => {
-    expect(await readLiveSessions(paths)).toEqual({ records: [], corrupt: 0, errors: [] })
+    expect(await readLiveSessions(temp.paths)).toEqual({ records: [], corrupt: 0, errors: [] })
   })
 })
 
 describe('readClaudeTaskLists', () => {
   it('reads task lists, skipping bookkeeping and corrupt files', async () => {
-    const list = join(paths.claudeConfigDir, 'tasks', SESSION)
+    const list = join(temp.paths.claudeConfigDir, 'tasks', SESSION)
     await mkdir(list, { recursive: true })
     const tasks = [
       { id: '10', subject: 'Tenth', status: 'pending', blocks: [], blockedBy: [] },
@@ -330,9 +318,9 @@ describe('readClaudeTaskLists', () => {
       join(list, '5.json'),
       JSON.stringify({ id: '5', subject: 'x', status: 'deleted' }),
     )
-    await mkdir(join(paths.claudeConfigDir, 'tasks', 'emptied'), { recursive: true })
+    await mkdir(join(temp.paths.claudeConfigDir, 'tasks', 'emptied'), { recursive: true })
 
-    const result = await readClaudeTaskLists(paths)
+    const result = await readClaudeTaskLists(temp.paths)
     expect(result.corrupt).toBe(2)
     expect(result.errors).toEqual([])
     const main = result.lists.find((l) => l.listId === SESSION)

@@ -1,34 +1,19 @@
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createCodexRolloutSource } from '../../electron/engine/adapters/codex-rollouts.ts'
-import type { EnginePaths } from '../../electron/engine/core/paths.ts'
+import { useTempPaths } from '../support/temp-paths.ts'
 
-let root: string
-let paths: EnginePaths
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'navi-codex-'))
-  paths = {
-    naviHome: join(root, 'navi'),
-    claudeConfigDir: join(root, 'claude'),
-    codexHome: join(root, 'codex'),
-  }
-})
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true })
-})
+const temp = useTempPaths('navi-codex-')
 
 const jsonl = (...values: unknown[]) => values.map((v) => `${JSON.stringify(v)}\n`).join('')
 const THREAD = '01a20065-b755-71d2-9126-b9dad2c5de5f'
 
 describe('createCodexRolloutSource', () => {
   it('lists sessions/YYYY/MM/DD/rollout-*.jsonl and folds them incrementally', async () => {
-    const day = join(paths.codexHome, 'sessions', '2026', '11', '21')
+    const day = join(temp.paths.codexHome, 'sessions', '2026', '11', '21')
     await mkdir(day, { recursive: true })
-    await mkdir(join(paths.codexHome, 'sessions', 'not-a-year'), { recursive: true })
+    await mkdir(join(temp.paths.codexHome, 'sessions', 'not-a-year'), { recursive: true })
     const file = join(day, `rollout-2026-11-21T23-16-35-${THREAD}.jsonl`)
     await writeFile(join(day, 'notes.jsonl'), jsonl({ ignored: true }))
     await writeFile(
@@ -61,7 +46,7 @@ describe('createCodexRolloutSource', () => {
         },
       ) + 'garbage\n',
     )
-    const source = createCodexRolloutSource(paths)
+    const source = createCodexRolloutSource(temp.paths)
     const first = await source.scan()
     expect(first.errors).toEqual([])
     expect(first.corruptLines).toBe(1)
@@ -93,7 +78,7 @@ describe('createCodexRolloutSource', () => {
   })
 
   it('returns nothing when CODEX_HOME has no sessions', async () => {
-    expect(await createCodexRolloutSource(paths).scan()).toEqual({
+    expect(await createCodexRolloutSource(temp.paths).scan()).toEqual({
       summaries: [],
       errors: [],
       corruptLines: 0,

@@ -1,50 +1,42 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../electron/engine/adapters/config-file.ts'
 import { defaultConfig } from '../../electron/engine/core/config.ts'
-import type { EnginePaths } from '../../electron/engine/core/paths.ts'
+import { useTempPaths } from '../support/temp-paths.ts'
 
-let root: string
-let paths: EnginePaths
+const temp = useTempPaths('navi-config-')
 let configFile: string
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'navi-config-'))
-  paths = {
-    naviHome: join(root, 'navi'),
-    claudeConfigDir: join(root, 'claude'),
-    codexHome: join(root, 'codex'),
-  }
-  configFile = join(paths.naviHome, 'config.yaml')
-})
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true })
+beforeEach(() => {
+  configFile = join(temp.paths.naviHome, 'config.yaml')
 })
 
 /** Load and check that the file was left exactly as it was: same bytes, same mtime, same inode. */
 async function loadUntouched() {
   const before = await stat(configFile)
   const bytes = await readFile(configFile)
-  const loaded = await loadConfig(paths, '/home/ada')
+  const loaded = await loadConfig(temp.paths, '/home/ada')
   const after = await stat(configFile)
   expect(await readFile(configFile)).toEqual(bytes)
   expect(after.mtimeMs).toBe(before.mtimeMs)
   expect(after.ino).toBe(before.ino)
-  expect(await readdir(paths.naviHome)).toEqual(['config.yaml'])
+  expect(await readdir(temp.paths.naviHome)).toEqual(['config.yaml'])
   return loaded
 }
 
 describe('loadConfig', () => {
   it('gives the defaults without error when there is no file, and creates none', async () => {
-    expect(await loadConfig(paths)).toEqual({ config: defaultConfig(), errors: [], exists: false })
-    await expect(stat(paths.naviHome)).rejects.toThrow()
+    expect(await loadConfig(temp.paths)).toEqual({
+      config: defaultConfig(),
+      errors: [],
+      exists: false,
+    })
+    await expect(stat(temp.paths.naviHome)).rejects.toThrow()
   })
 
   it('reads a valid file and leaves it untouched', async () => {
-    await mkdir(paths.naviHome, { recursive: true })
+    await mkdir(temp.paths.naviHome, { recursive: true })
     await writeFile(
       configFile,
       '# my projects\nprojects:\n  - path: ~/workspace/apollo   # main one\n    tasks: docs/backlog.md\npoll_interval: 45s\n',
@@ -67,7 +59,7 @@ describe('loadConfig', () => {
   })
 
   it('reports an invalid file with file and line, uses the defaults and leaves the file untouched', async () => {
-    await mkdir(paths.naviHome, { recursive: true })
+    await mkdir(temp.paths.naviHome, { recursive: true })
     await writeFile(configFile, 'projects:\n  - path: ~/a\n    pth: ~/b\npoll_interval: 30s\n')
     const loaded = await loadUntouched()
     expect(loaded.config).toEqual(defaultConfig())
@@ -78,10 +70,10 @@ describe('loadConfig', () => {
   })
 
   it('reports an unreadable file as an error, with the defaults', async () => {
-    await mkdir(paths.naviHome, { recursive: true })
+    await mkdir(temp.paths.naviHome, { recursive: true })
     // A directory where the file should be: EISDIR, whatever the user's privileges.
     await mkdir(configFile)
-    const loaded = await loadConfig(paths)
+    const loaded = await loadConfig(temp.paths)
     expect(loaded.config).toEqual(defaultConfig())
     expect(loaded.exists).toBe(true)
     expect(loaded.errors).toHaveLength(1)

@@ -1,46 +1,24 @@
-import {
-  appendFile,
-  mkdir,
-  mkdtemp,
-  readFile,
-  rename,
-  rm,
-  stat,
-  utimes,
-  writeFile,
-} from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createClaudeTranscriptSource } from '../../electron/engine/adapters/claude-transcripts.ts'
 import { createCodexRolloutSource } from '../../electron/engine/adapters/codex-rollouts.ts'
-import type { EnginePaths } from '../../electron/engine/core/paths.ts'
 import type { TranscriptSummary } from '../../electron/engine/core/records.ts'
 import { encodeTranscriptSummary } from '../../electron/engine/core/summary-codec.ts'
+import { useTempPaths } from '../support/temp-paths.ts'
 
-let root: string
-let paths: EnginePaths
+const temp = useTempPaths('navi-transcript-cache-')
 let cacheFile: string
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'navi-transcript-cache-'))
-  paths = {
-    naviHome: join(root, 'navi'),
-    claudeConfigDir: join(root, 'claude'),
-    codexHome: join(root, 'codex'),
-  }
-  cacheFile = join(paths.naviHome, 'cache', 'claude-transcripts.json')
-})
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true })
+beforeEach(() => {
+  cacheFile = join(temp.paths.naviHome, 'cache', 'claude-transcripts.json')
 })
 
 const jsonl = (values: unknown[]) => values.map((v) => `${JSON.stringify(v)}\n`).join('')
 const PROJECT = '-home-user-proj'
 const sessionId = (n: number) => `0000000${n}-1111-4222-8333-944445555666`
 const transcriptPath = (n: number) =>
-  join(paths.claudeConfigDir, 'projects', PROJECT, `${sessionId(n)}.jsonl`)
+  join(temp.paths.claudeConfigDir, 'projects', PROJECT, `${sessionId(n)}.jsonl`)
 
 /** One turn shaped like Claude Code's: a response split over two lines, a tool call, an answer. */
 function turn(session: string, i: number, pad = 0): unknown[] {
@@ -95,7 +73,7 @@ function turn(session: string, i: number, pad = 0): unknown[] {
 
 /** Writes `count` transcripts; the last one ends with a pending tool call and a corrupt line. */
 async function writeCorpus(count: number, turns = 5): Promise<number> {
-  await mkdir(join(paths.claudeConfigDir, 'projects', PROJECT), { recursive: true })
+  await mkdir(join(temp.paths.claudeConfigDir, 'projects', PROJECT), { recursive: true })
   let bytes = 0
   for (let n = 0; n < count; n++) {
     const lines = Array.from({ length: turns }, (_, i) => turn(sessionId(n), i)).flat()
@@ -112,7 +90,7 @@ const byPath = (summaries: TranscriptSummary[]) =>
 
 /** What a process without any index sees now: the reference every cached result must equal. */
 async function coldSummaries(): Promise<TranscriptSummary[]> {
-  const scan = await createClaudeTranscriptSource(paths, { cacheFile: null }).scan()
+  const scan = await createClaudeTranscriptSource(temp.paths, { cacheFile: null }).scan()
   return byPath(scan.summaries)
 }
 
@@ -123,7 +101,7 @@ function expectSameSummaries(actual: TranscriptSummary[], expected: TranscriptSu
 }
 
 async function warmedUp(): Promise<void> {
-  const first = createClaudeTranscriptSource(paths)
+  const first = createClaudeTranscriptSource(temp.paths)
   await first.scan()
   await first.flush()
 }
@@ -132,18 +110,24 @@ describe('claude transcript index', () => {
   it('resumes every unchanged transcript without reading it after a restart', async () => {
     const total = await writeCorpus(6)
     // The sub-agent started by transcript 0's first Agent call (turn 1) has its own file.
-    const subagents = join(paths.claudeConfigDir, 'projects', PROJECT, sessionId(0), 'subagents')
+    const subagents = join(
+      temp.paths.claudeConfigDir,
+      'projects',
+      PROJECT,
+      sessionId(0),
+      'subagents',
+    )
     await mkdir(subagents, { recursive: true })
     await writeFile(join(subagents, 'agent-a1.jsonl'), jsonl([{ type: 'user', isSidechain: true }]))
     await writeFile(join(subagents, 'agent-a1.meta.json'), JSON.stringify({ toolUseId: 'toolu_1' }))
-    const first = createClaudeTranscriptSource(paths)
+    const first = createClaudeTranscriptSource(temp.paths)
     const cold = await first.scan()
     expect(cold.bytesRead).toBe(total)
     expect(cold.corruptLines).toBe(1)
     await first.flush()
     expect((await stat(cacheFile)).size).toBeGreaterThan(0)
 
-    const restarted = createClaudeTranscriptSource(paths)
+    const restarted = createClaudeTranscriptSource(temp.paths)
     const warm = await restarted.scan()
     expect(warm.bytesRead).toBe(0)
     expect(warm.errors).toEqual([])
@@ -164,7 +148,7 @@ describe('claude transcript index', () => {
     expect(Buffer.byteLength(appended)).toBeGreaterThan(1000)
     await appendFile(transcriptPath(1), appended)
 
-    const warm = await createClaudeTranscriptSource(paths).scan()
+    const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
     expect(warm.bytesRead).toBe(Buffer.byteLength(appended))
     expectSameSummaries(warm.summaries, await coldSummaries())
@@ -178,7 +162,7 @@ describe('claude transcript index', () => {
     await warmedUp()
     await appendFile(transcriptPath(0), `${line.slice(cut)}\n`)
 
-    const warm = await createClaudeTranscriptSource(paths).scan()
+    const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
     expect(warm.bytesRead).toBe(Buffer.byteLength(line) + 1)
     expect(warm.summaries.find((s) => s.path === transcriptPath(0))?.lastPrompt).toBe('step 9 ')
@@ -198,7 +182,7 @@ describe('claude transcript index', () => {
     const truncated = jsonl(turn(sessionId(1), 7))
     await writeFile(transcriptPath(1), truncated)
 
-    const warm = await createClaudeTranscriptSource(paths).scan()
+    const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
     expect(warm.bytesRead).toBe(Buffer.byteLength(replacement) + Buffer.byteLength(truncated))
     const reference = await coldSummaries()
@@ -218,7 +202,7 @@ describe('claude transcript index', () => {
     await utimes(`${transcriptPath(0)}.tmp`, mtime, mtime)
     await rename(`${transcriptPath(0)}.tmp`, transcriptPath(0))
 
-    const warm = await createClaudeTranscriptSource(paths).scan()
+    const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
     expect(warm.bytesRead).toBe(Buffer.byteLength(replacement))
     expectSameSummaries(warm.summaries, await coldSummaries())
@@ -227,7 +211,7 @@ describe('claude transcript index', () => {
   it('starts cold, without throwing, from a corrupt or foreign index', async () => {
     const total = await writeCorpus(3)
     const reference = await coldSummaries()
-    await mkdir(join(paths.naviHome, 'cache'), { recursive: true })
+    await mkdir(join(temp.paths.naviHome, 'cache'), { recursive: true })
     for (const junk of [
       '{"format":"navi-jsonl-index/1","summaryVersion":1,"files":[{"path":',
       '\u0000\u0001 not json',
@@ -235,14 +219,14 @@ describe('claude transcript index', () => {
       JSON.stringify([1, 2, 3]),
     ]) {
       await writeFile(cacheFile, junk)
-      const source = createClaudeTranscriptSource(paths)
+      const source = createClaudeTranscriptSource(temp.paths)
       const scan = await source.scan()
       expect(scan.bytesRead).toBe(total)
       expect(scan.errors).toEqual([])
       expectSameSummaries(scan.summaries, reference)
       // The unusable index is replaced by a good one.
       await source.flush()
-      expect((await createClaudeTranscriptSource(paths).scan()).bytesRead).toBe(0)
+      expect((await createClaudeTranscriptSource(temp.paths).scan()).bytesRead).toBe(0)
     }
   })
 
@@ -257,7 +241,7 @@ describe('claude transcript index', () => {
     broken.summary = { turns: 'many' }
     await writeFile(cacheFile, JSON.stringify(index))
 
-    const warm = await createClaudeTranscriptSource(paths).scan()
+    const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
     expect(warm.bytesRead).toBe((await stat(transcriptPath(2))).size)
     expectSameSummaries(warm.summaries, await coldSummaries())
@@ -265,7 +249,7 @@ describe('claude transcript index', () => {
 
   it('gives the same summaries once the index is deleted, and writes only after a change', async () => {
     await writeCorpus(3)
-    const source = createClaudeTranscriptSource(paths)
+    const source = createClaudeTranscriptSource(temp.paths)
     const first = await source.scan()
     await source.flush()
     await rm(cacheFile)
@@ -274,7 +258,7 @@ describe('claude transcript index', () => {
     await source.flush()
     await expect(stat(cacheFile)).rejects.toThrow()
 
-    const again = await createClaudeTranscriptSource(paths).scan()
+    const again = await createClaudeTranscriptSource(temp.paths).scan()
     expect(again.bytesRead).toBeGreaterThan(0)
     expectSameSummaries(again.summaries, byPath(first.summaries))
   })
@@ -283,14 +267,14 @@ describe('claude transcript index', () => {
     await writeCorpus(3)
     await warmedUp()
     await rm(transcriptPath(0))
-    const source = createClaudeTranscriptSource(paths)
+    const source = createClaudeTranscriptSource(temp.paths)
     expect((await source.scan()).summaries).toHaveLength(2)
     await source.flush()
     const index = JSON.parse(await readFile(cacheFile, 'utf8')) as { files: { path: string }[] }
     expect(index.files.map((f) => f.path).sort()).toEqual([transcriptPath(1), transcriptPath(2)])
 
     await rm(cacheFile)
-    const uncached = createClaudeTranscriptSource(paths, { cacheFile: null })
+    const uncached = createClaudeTranscriptSource(temp.paths, { cacheFile: null })
     await uncached.scan()
     await uncached.flush()
     await expect(stat(cacheFile)).rejects.toThrow()
@@ -299,9 +283,11 @@ describe('claude transcript index', () => {
   it('reports a failing index write in the next scan and keeps working', async () => {
     await writeCorpus(1)
     // A directory where the index file should be: the atomic rename fails.
-    const blocked = join(root, 'blocked')
+    const blocked = join(temp.root, 'blocked')
     await mkdir(join(blocked, 'index.json'), { recursive: true })
-    const source = createClaudeTranscriptSource(paths, { cacheFile: join(blocked, 'index.json') })
+    const source = createClaudeTranscriptSource(temp.paths, {
+      cacheFile: join(blocked, 'index.json'),
+    })
     await source.scan()
     await expect(source.flush()).resolves.toBeUndefined()
     const next = await source.scan()
@@ -314,7 +300,7 @@ describe('claude transcript index', () => {
 describe('codex rollout index', () => {
   it('resumes rollouts after a restart and reads only what was appended', async () => {
     const thread = '01a20065-b755-71d2-9126-b9dad2c5de5f'
-    const day = join(paths.codexHome, 'sessions', '2026', '11', '21')
+    const day = join(temp.paths.codexHome, 'sessions', '2026', '11', '21')
     const file = join(day, `rollout-2026-11-21T23-16-35-${thread}.jsonl`)
     await mkdir(day, { recursive: true })
     const event = (type: string, payload: object) => ({
@@ -330,26 +316,26 @@ describe('codex rollout index', () => {
         event('event_msg', { type: 'user_message', message: 'do work' }),
       ]),
     )
-    const first = createCodexRolloutSource(paths)
+    const first = createCodexRolloutSource(temp.paths)
     await first.scan()
     await first.flush()
 
-    const warm = await createCodexRolloutSource(paths).scan()
+    const warm = await createCodexRolloutSource(temp.paths).scan()
     expect(warm.bytesRead).toBe(0)
     expect(warm.summaries).toEqual(
-      (await createCodexRolloutSource(paths, { cacheFile: null }).scan()).summaries,
+      (await createCodexRolloutSource(temp.paths, { cacheFile: null }).scan()).summaries,
     )
 
     const appended = jsonl([
       event('event_msg', { type: 'task_complete', last_agent_message: 'ok' }),
     ])
     await appendFile(file, appended)
-    const restarted = createCodexRolloutSource(paths)
+    const restarted = createCodexRolloutSource(temp.paths)
     const grown = await restarted.scan()
     expect(grown.bytesRead).toBe(Buffer.byteLength(appended))
     expect(grown.summaries[0]).toMatchObject({ inTurn: false, lastAgentMessage: 'ok', turns: 1 })
     expect(grown.summaries).toEqual(
-      (await createCodexRolloutSource(paths, { cacheFile: null }).scan()).summaries,
+      (await createCodexRolloutSource(temp.paths, { cacheFile: null }).scan()).summaries,
     )
   })
 })

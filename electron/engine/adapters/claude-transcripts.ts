@@ -8,7 +8,7 @@ import {
   encodeTranscriptSummary,
 } from '../core/summary-codec.ts'
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
-import { createJsonlFileSet } from './jsonl-file-set.ts'
+import { createJsonlFileSet, type JsonlFileSetUpdate } from './jsonl-file-set.ts'
 
 export interface TranscriptScanResult {
   /** One summary per `projects/*\/*.jsonl`; the objects are updated in place by later scans. */
@@ -140,7 +140,14 @@ export function createClaudeTranscriptSource(
         sessionDirs.set(`${session}.jsonl`, session)
       }
     }
-    const update = await files.touch(transcripts)
+    return finish(await files.touch(transcripts), sessionDirs, errors)
+  }
+
+  const finish = async (
+    update: JsonlFileSetUpdate,
+    sessionDirs: Map<string, string>,
+    errors: string[],
+  ): Promise<TranscriptScanResult> => {
     for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
     mergeSubagentIds()
     return {
@@ -174,14 +181,7 @@ export function createClaudeTranscriptSource(
       for (const transcript of subagents.keys()) {
         if (!sessionDirs.has(transcript)) subagents.delete(transcript)
       }
-      for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
-      mergeSubagentIds()
-      return {
-        summaries: files.summaries(),
-        errors: [...errors, ...update.errors],
-        corruptLines: update.corruptLines,
-        bytesRead: update.bytesRead,
-      }
+      return finish(update, sessionDirs, errors)
     },
     flush: () => files.flush(),
   }
