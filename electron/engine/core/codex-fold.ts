@@ -5,16 +5,7 @@
  */
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { CodexRolloutSummary } from './records.ts'
-
-type JsonObject = Record<string, unknown>
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const asString = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-
-const asCount = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) ? value : 0
+import { asCount, asString, isObject, type JsonObject } from './json-narrow.ts'
 
 const ROLLOUT_THREAD_ID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
 

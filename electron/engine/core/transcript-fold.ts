@@ -8,16 +8,7 @@
 import type { TaskItem, TaskStatus, TokenUsage } from '../../../shared/schemas/session.ts'
 import type { TranscriptSummary, TranscriptTail } from './records.ts'
 import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
-
-type JsonObject = Record<string, unknown>
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const asString = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-
-const asCount = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) ? value : 0
+import { asCount, asString, isObject, type JsonObject } from './json-narrow.ts'
 
 /** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
