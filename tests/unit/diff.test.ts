@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { diffSnapshots } from '../../electron/engine/core/diff.ts'
 import type { GitState, ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session, TaskList } from '../../shared/schemas/session.ts'
+import { makeSession } from '../support/session-fixture.ts'
 
 const NOW = Date.parse('2026-11-21T12:00:00Z')
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -27,30 +28,18 @@ function git(over: Partial<GitState> = {}): GitState {
 }
 
 function session(id: string, over: Partial<Session> = {}): Session {
-  return {
+  return makeSession({
     id,
-    agent: 'claude',
     name: `s-${id}`,
-    cwd: '/p',
     project_dir: '/p',
-    branch: 'main',
     status: 'working',
-    status_reason: null,
     status_since: iso(NOW - 1000),
-    status_source: 'live',
     started_at: iso(NOW - 5000),
     last_activity: iso(NOW - 1000),
-    tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
-    last_prompt: null,
-    subagents: 0,
     turns: 1,
     pid: 1,
-    tmux_pane: null,
-    tmux_socket: null,
-    transcript_path: null,
-    task_lists: [],
     ...over,
-  }
+  })
 }
 
 function list(

@@ -2,35 +2,19 @@ import { describe, expect, it } from 'vitest'
 import { groupProjects, nameProjects } from '../../electron/engine/core/projects.ts'
 import { buildSnapshot, sortByAttention } from '../../electron/engine/core/snapshot.ts'
 import type { Session } from '../../shared/schemas/session.ts'
+import { makeSession } from '../support/session-fixture.ts'
 
 const NOW = Date.parse('2026-11-21T12:00:00Z')
 const iso = (ms: number) => new Date(ms).toISOString()
 
 function session(id: string, cwd: string, over: Partial<Session> = {}): Session {
-  return {
+  return makeSession({
     id,
-    agent: 'claude',
-    name: id,
     cwd,
-    project_dir: null,
-    branch: 'main',
-    status: 'idle',
-    status_reason: null,
-    status_since: null,
-    status_source: 'live',
     started_at: iso(NOW - 9000),
     last_activity: iso(NOW - 1000),
-    tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
-    last_prompt: null,
-    subagents: 0,
-    turns: 0,
-    pid: null,
-    tmux_pane: null,
-    tmux_socket: null,
-    transcript_path: null,
-    task_lists: [],
     ...over,
-  }
+  })
 }
 
 const repos: Record<string, string> = {
