@@ -1,6 +1,7 @@
 /** One engine cycle: read sources → group → snapshot → diff → log. Owns no timers. */
 import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { EngineState } from '../../shared/ipc-contract.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
@@ -27,6 +28,7 @@ export interface CycleDiagnostics {
 
 export interface CycleInput {
   now: number
+  naviHome: string
   config: LoadedConfig
   sources: SessionSources
   repos: RepoTracker
@@ -58,7 +60,8 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
     sessions,
     repoRootOf: (dir) => repos.rootOf(dir),
     registered: config.config.projects,
-    isIgnored: createIgnoreMatcher(config.config.ignore),
+    // Navi's own headless claude runs (the PM) live under NAVI_HOME: never a user's project.
+    isIgnored: createIgnoreMatcher([...config.config.ignore, join(input.naviHome, '**')]),
   })
   const names = nameProjects(
     groups,

@@ -93,6 +93,7 @@ export function createEngine(opts: EngineOptions): Engine {
     pollIntervalMs = config.config.pollIntervalMs
     const result = await runCycle({
       now: clock(),
+      naviHome: opts.paths.naviHome,
       config,
       sources,
       repos,
