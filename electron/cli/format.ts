@@ -20,6 +20,11 @@ const STATUS_LABEL: Record<SessionStatus, string> = {
   ended: 'ended',
 }
 
+/** `PBI-8 Research agent` when the list has such an id; a session's task list shows only its title. */
+function pbiLabel(pbi: { id: string; title: string }): string {
+  return /^[A-Za-z]+-\d+$/.test(pbi.id) ? `${pbi.id} ${pbi.title}` : pbi.title
+}
+
 export function formatAgo(iso: string | null, now: number): string {
   if (!iso) return '-'
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
@@ -37,7 +42,7 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     ATTENTION_ICON[p.attention],
     clip(p.name, 30),
     p.branch ?? '',
-    p.current_pbi ? clip(`${p.current_pbi.id} ${p.current_pbi.title}`, 28) : '',
+    p.current_pbi ? clip(pbiLabel(p.current_pbi), 28) : '',
     p.current_pbi ? `${p.current_pbi.tasks.done}/${p.current_pbi.tasks.total}` : '',
     p.session_status ? STATUS_LABEL[p.session_status] : 'no session',
     formatAgo(p.last_activity, now),
@@ -106,8 +111,10 @@ export function formatEvents(events: EngineEvent[]): string {
   return table(rows).join('\n')
 }
 
+/** One event as `navi watch` prints it: time of day with seconds, project, what happened. */
 export function formatEventLine(e: EngineEvent): string {
-  return `${shortTime(e.timestamp)}  ${clip(e.project, 30)}  ${describeEvent(e)}`
+  const time = new Date(e.timestamp).toTimeString().slice(0, 8)
+  return `${time}  ${clip(e.project, 30)}  ${describeEvent(e)}`
 }
 
 export function formatDoctor(report: DoctorOutput): string {

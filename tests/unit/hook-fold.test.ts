@@ -109,6 +109,12 @@ describe('foldHookLine', () => {
     expect(next?.lastEvent).toBe('PreToolUse')
   })
 
+  it("the waiting call's own PreToolUse arriving late (async hook) does not clear the wait", () => {
+    const { state, results } = fold([permission(), line('PreToolUse', { tool_name: 'Bash' })])
+    expect(results[1]).toBe('ignored')
+    expect(state?.lastEvent).toBe('PermissionRequest')
+  })
+
   it('a parallel tool finishing does not clear the permission wait', () => {
     const { state, results } = fold([permission(), line('PostToolUse', { tool_name: 'Read' })])
     expect(results[1]).toBe('ignored')

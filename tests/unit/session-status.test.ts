@@ -89,6 +89,27 @@ describe('decideClaudeStatus', () => {
     })
   })
 
+  it('a print-mode run (no status in its live file) is working until it exits', () => {
+    const printRun = live({ status: null, statusUpdatedAt: null, entrypoint: 'sdk-cli' })
+    const base = {
+      transcript: null,
+      hook: null,
+      hookPidAlive: null,
+      liveFilesSupported: true,
+      now: NOW,
+    }
+    expect(decideClaudeStatus({ ...base, live: printRun })).toMatchObject({
+      status: 'working',
+      source: 'live',
+    })
+    const gone = decideClaudeStatus({
+      ...base,
+      live: null,
+      transcript: transcript({ kind: 'turn_end', at: at(1) }),
+    })
+    expect(gone).toMatchObject({ status: 'ended', reason: 'process exited' })
+  })
+
   it('live file busy → working; idle → idle', () => {
     const base = {
       transcript: null,

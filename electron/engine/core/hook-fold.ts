@@ -14,8 +14,10 @@
  *   `idle_prompt`: waiting for input. Other notification types change nothing.
  * - `Stop`: the turn finished. `SessionEnd`: ended, `endReason` = the payload's reason.
  * Answering a permission dialog fires no hook of its own: the next working event (the granted
- * tool's PostToolUse, any PreToolUse, a new prompt) means it was answered. A PostToolUse of another
- * tool is a parallel call finishing and does not clear it. Tool events of a sub-agent (`agent_id`)
+ * tool's PostToolUse, a PreToolUse of another tool, a new prompt) means it was answered. A PostToolUse
+ * of another tool is a parallel call finishing and does not clear it; nor does a PreToolUse of the same
+ * tool: PreToolUse runs in the background, so under load the waiting call's own PreToolUse can land
+ * after its PermissionRequest (a denied call retried as the same tool is cleared by its PostToolUse). Tool events of a sub-agent (`agent_id`)
  * after the main turn finished are background work and leave the finished state alone.
  * After SessionEnd only a SessionStart changes the state. Other events are ignored.
  * Tool hooks run in the background and may be appended late: a line stamped (at hook start) before
@@ -119,7 +121,9 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     if (line.agent_id && isTurnFinished(prev)) return null
     const isPostTool = event === 'PostToolUse' || event === 'PostToolUseFailure'
     const otherToolFinished = isPostTool && prev?.toolName && prev.toolName !== line.tool_name
-    if (isWaitingOnPermission(prev) && otherToolFinished) return null
+    const sameToolStarting =
+      event === 'PreToolUse' && prev?.toolName && prev.toolName === line.tool_name
+    if (isWaitingOnPermission(prev) && (otherToolFinished || sameToolStarting)) return null
     return { ...status, toolName: line.tool_name ?? null }
   }
   if (event === 'PermissionRequest') {

@@ -15,7 +15,8 @@
  *      Notification(idle_prompt) → waiting_input; Stop → idle (turn finished); SessionStart → idle;
  *      prompt and tool events → working.
  *    - live file: busy → working; waiting for a permission prompt → needs_permission; waiting for anything else →
- *      waiting_input; idle → idle.
+ *      waiting_input; idle → idle. A print-mode run (`entrypoint: sdk-cli`) writes no status: it is working
+ *      until its process exits.
  *    - transcript tail: a prompt or tool result in flight → working; a tool_use without result → working (a
  *      running tool and a permission prompt look the same there), except AskUserQuestion → waiting_input; turn end,
  *      interruption or API error → idle.
@@ -85,7 +86,7 @@ export function decideClaudeStatus(input: ClaudeStatusInput): StatusDecision {
     if (!hookSaysAlive && !graceApplies) {
       return {
         status: 'ended',
-        reason: 'not running',
+        reason: 'process exited',
         since: transcript?.lastActivity ?? null,
         source: 'none',
       }
@@ -93,7 +94,16 @@ export function decideClaudeStatus(input: ClaudeStatusInput): StatusDecision {
   }
 
   const fromHook = hook ? statusFromHook(hook) : null
-  const fromLive = live?.status ? statusFromLive(live) : null
+  const fromLive = live?.status
+    ? statusFromLive(live)
+    : live?.entrypoint === 'sdk-cli'
+      ? ({
+          status: 'working',
+          reason: 'print-mode run',
+          since: iso(live.startedAt),
+          source: 'live',
+        } as const)
+      : null
   if (fromHook && fromLive) {
     if (fromHook.status === fromLive.status) return fromHook
     return ms(fromHook.since) >= ms(fromLive.since) ? fromHook : fromLive
