@@ -31,6 +31,13 @@ export const naviFiles = (p: EnginePaths) => ({
   pmDir: join(p.naviHome, 'pm'),
   eventLog: join(p.naviHome, 'pm', 'events.jsonl'),
   snapshotsDir: join(p.naviHome, 'pm', 'snapshots'),
+  memoryDir: join(p.naviHome, 'pm', 'memory'),
+  memoryVersionsDir: join(p.naviHome, 'pm', 'memory-versions'),
+  systemPrompt: join(p.naviHome, 'pm', 'system-prompt.md'),
+  outputSchema: join(p.naviHome, 'pm', 'output-schema.json'),
+  lastOutput: join(p.naviHome, 'pm', 'last-output.json'),
+  pmSessionId: join(p.naviHome, 'pm', 'session_id'),
+  usageLog: join(p.naviHome, 'pm', 'usage.jsonl'),
   /** Indexes that let a restarted engine resume transcripts instead of re-reading them. */
   cacheDir: join(p.naviHome, 'cache'),
   hooksDir: join(p.naviHome, 'hooks'),
