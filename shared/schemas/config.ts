@@ -17,12 +17,31 @@ export const registeredProjectSchema = z
   })
   .strict()
 
+/** The PM's settings (issue 3): which model, how runs are batched, how long one may take. */
+export const pmSettingsSchema = z
+  .object({
+    /** Model alias or id passed to `claude --model`. */
+    model: z.string().min(1).default('sonnet'),
+    /** Runs wait this long after the first trigger of a burst, to take the rest with them. */
+    batch_window: durationSchema.default('2m'),
+    /** Least time between two automatic runs. */
+    min_interval: durationSchema.default('5m'),
+    /** A run still going after this is killed. */
+    timeout: durationSchema.default('5m'),
+    /** Resume one PM session (`--resume`) instead of a fresh session per run. */
+    resume: z.boolean().default(false),
+    /** Path of the `claude` binary; default: NAVI_CLAUDE_BIN, then PATH and the usual install places. */
+    claude_path: z.string().min(1).optional(),
+  })
+  .strict()
+
 /** `$NAVI_HOME/config.yaml` as written by the user. */
 export const rawConfigSchema = z
   .object({
     projects: z.array(registeredProjectSchema).default([]),
     ignore: z.array(z.string()).default([]),
     poll_interval: durationSchema.default('30s'),
+    pm: pmSettingsSchema.default(pmSettingsSchema.parse({})),
   })
   .strict()
 export type RawConfig = z.infer<typeof rawConfigSchema>
@@ -32,4 +51,14 @@ export interface NaviConfig {
   projects: { path: string; name?: string; tasks?: string }[]
   ignore: string[]
   pollIntervalMs: number
+  pm: PmSettings
+}
+
+export interface PmSettings {
+  model: string
+  batchWindowMs: number
+  minIntervalMs: number
+  timeoutMs: number
+  resume: boolean
+  claudePath: string | null
 }

@@ -52,6 +52,7 @@ describe('loadConfig', () => {
         ],
         ignore: [],
         pollIntervalMs: 45_000,
+        pm: defaultConfig().pm,
       },
       errors: [],
       exists: true,

@@ -59,7 +59,22 @@ describe('parseConfig', () => {
       ],
       ignore: ['/home/ada/scratch/**', '**/node_modules/**'],
       pollIntervalMs: 120_000,
+      pm: defaultConfig().pm,
     })
+  })
+
+  it('reads the PM settings, with their own line-numbered errors', () => {
+    const ok = parseConfig('pm:\n  model: opus\n  batch_window: 30s\n  resume: true\n', FILE, HOME)
+    expect(ok.errors).toEqual([])
+    expect(ok.config.pm).toMatchObject({ model: 'opus', batchWindowMs: 30_000, resume: true })
+    const bad = parseConfig('pm:\n  model: opus\n  timeout: soon\n  modle: x\n', FILE, HOME)
+    expect(bad.config).toEqual(defaultConfig())
+    expect(bad.errors.map((e) => [e.line, e.message])).toEqual(
+      expect.arrayContaining([
+        [3, expect.stringMatching(/pm\.timeout: expected a duration/)],
+        [4, expect.stringMatching(/unknown key 'modle' \(allowed: model, batch_window/)],
+      ]),
+    )
   })
 
   it('takes a number as seconds', () => {
@@ -72,7 +87,8 @@ describe('parseConfig', () => {
       config: defaultConfig(),
       errors: [],
     })
-    expect(defaultConfig()).toEqual({ projects: [], ignore: [], pollIntervalMs: 30_000 })
+    expect(defaultConfig()).toMatchObject({ projects: [], ignore: [], pollIntervalMs: 30_000 })
+    expect(defaultConfig().pm).toMatchObject({ model: 'sonnet', batchWindowMs: 120_000 })
   })
 
   it('reports a YAML syntax error with its line, and uses the defaults', () => {

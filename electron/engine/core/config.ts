@@ -25,7 +25,19 @@ export interface ParsedConfig {
 
 /** @default projects: [], ignore: [], poll_interval: 30s */
 export function defaultConfig(): NaviConfig {
-  return { projects: [], ignore: [], pollIntervalMs: 30_000 }
+  return {
+    projects: [],
+    ignore: [],
+    pollIntervalMs: 30_000,
+    pm: {
+      model: 'sonnet',
+      batchWindowMs: 120_000,
+      minIntervalMs: 300_000,
+      timeoutMs: 300_000,
+      resume: false,
+      claudePath: null,
+    },
+  }
 }
 
 const DURATION_HINT = 'expected a duration such as 500ms, 30s, 2m or 1h'
@@ -92,12 +104,32 @@ function normalize(
     const tasks = p.tasks === undefined ? undefined : resolve(path, expandHome(p.tasks, home))
     return { path, ...(p.name !== undefined && { name: p.name }), ...(tasks && { tasks }) }
   })
-  const pollIntervalMs = parseDuration(raw.poll_interval)
-  if (pollIntervalMs === null) report(['poll_interval'], `poll_interval: ${DURATION_HINT}`)
+  const duration = (path: PathKey[], value: string | number, fallback: number): number => {
+    const ms = parseDuration(value)
+    if (ms === null) report(path, `${path.join('.')}: ${DURATION_HINT}`)
+    return ms ?? fallback
+  }
+  const defaults = defaultConfig()
   return {
     projects,
     ignore: raw.ignore.map((glob) => expandHome(glob, home)),
-    pollIntervalMs: pollIntervalMs ?? defaultConfig().pollIntervalMs,
+    pollIntervalMs: duration(['poll_interval'], raw.poll_interval, defaults.pollIntervalMs),
+    pm: {
+      model: raw.pm.model,
+      batchWindowMs: duration(
+        ['pm', 'batch_window'],
+        raw.pm.batch_window,
+        defaults.pm.batchWindowMs,
+      ),
+      minIntervalMs: duration(
+        ['pm', 'min_interval'],
+        raw.pm.min_interval,
+        defaults.pm.minIntervalMs,
+      ),
+      timeoutMs: duration(['pm', 'timeout'], raw.pm.timeout, defaults.pm.timeoutMs),
+      resume: raw.pm.resume,
+      claudePath: raw.pm.claude_path ? expandHome(raw.pm.claude_path, home) : null,
+    },
   }
 }
 
@@ -105,8 +137,9 @@ type PathKey = string | number
 type At = (offset: number | undefined, message: string) => ConfigError
 
 const ALLOWED_KEYS: Record<string, string> = {
-  root: 'projects, ignore, poll_interval',
+  root: 'projects, ignore, poll_interval, pm',
   project: 'path, name, tasks',
+  pm: 'model, batch_window, min_interval, timeout, resume, claude_path',
 }
 
 /** Turn one zod issue into messages a user can act on, at the line of the YAML node concerned. */
@@ -118,16 +151,24 @@ function describeIssue(
 ): ConfigError[] {
   const path = issue.path.filter((k): k is PathKey => typeof k !== 'symbol')
   const where = displayPath(path)
-  if (path[0] === 'poll_interval') {
+  const isDuration =
+    path[0] === 'poll_interval' ||
+    (path[0] === 'pm' && ['batch_window', 'min_interval', 'timeout'].includes(String(path[1])))
+  if (isDuration && issue.code !== 'unrecognized_keys') {
     return [
       at(
         offsetOf(doc, path),
-        `poll_interval: ${DURATION_HINT}, got ${describe(valueAt(data, path))}`,
+        `${path.join('.')}: ${DURATION_HINT}, got ${describe(valueAt(data, path))}`,
       ),
     ]
   }
   if (issue.code === 'unrecognized_keys') {
-    const allowed = path.length === 0 ? ALLOWED_KEYS.root : ALLOWED_KEYS.project
+    const allowed =
+      path.length === 0
+        ? ALLOWED_KEYS.root
+        : path[0] === 'pm'
+          ? ALLOWED_KEYS.pm
+          : ALLOWED_KEYS.project
     return issue.keys.map((key) =>
       at(offsetOf(doc, [...path, key]), `${where}: unknown key '${key}' (allowed: ${allowed})`),
     )
