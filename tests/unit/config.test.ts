@@ -137,7 +137,7 @@ describe('parseConfig', () => {
         file: FILE,
         line: 3,
         column: 1,
-        message: "config: unknown key 'poll' (allowed: projects, ignore, poll_interval)",
+        message: "config: unknown key 'poll' (allowed: projects, ignore, poll_interval, pm)",
       },
     ])
   })
