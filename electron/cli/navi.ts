@@ -6,6 +6,7 @@ import { parseDuration } from '../engine/core/config.ts'
 import { resolvePaths } from '../engine/core/paths.ts'
 import { createEngine } from '../engine/index.ts'
 import { runDoctor } from './doctor.ts'
+import { memoryCommand, usageCommand } from './pm-commands.ts'
 import {
   formatDoctor,
   formatEventLine,
@@ -22,6 +23,8 @@ const USAGE = `usage: navi <command> [options]
   watch [--json]                           run the engine, print events as they happen
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
   doctor [--json]                          what was found, what is missing, how to fix it
+  usage [--json]                           the PM's runs, tokens and cost today and this week
+  memory list|restore [VERSION] [--json]   PM memory versions; restore without VERSION undoes the last run
 
 Environment: NAVI_HOME (~/.navi), CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex)`
 
@@ -112,6 +115,10 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0
     }
+    case 'usage':
+      return usageCommand(paths, print)
+    case 'memory':
+      return memoryCommand(paths, sub, positionals[2], print)
     case 'doctor': {
       const engine = createEngine({ paths, watch: false })
       const report = await runDoctor(paths, engine)
