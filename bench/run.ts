@@ -27,6 +27,8 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'active-session', args: quick ? ['--quick'] : [] },
   { name: 'hook-overhead', args: quick ? ['20', '--no-claude'] : [] },
   { name: 'index-corpus', args: [...(quick ? ['--quick'] : []), ...(keep ? ['--keep'] : [])] },
+  { name: 'pm-inbox', args: [] },
+  { name: 'pm-burst', args: [] },
 ]
 
 function runBench(
@@ -72,10 +74,16 @@ for (const bench of BENCHES) {
   outcomes[bench.name] = await runBench(bench.name, bench.args)
 }
 
-const [latency, idle, hooks, corpus, active] = await Promise.all(
-  ['commit-latency', 'idle-repos', 'hook-overhead', 'index-corpus', 'active-session'].map((n) =>
-    outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null),
-  ),
+const [latency, idle, hooks, corpus, active, pmInbox, pmBurst] = await Promise.all(
+  [
+    'commit-latency',
+    'idle-repos',
+    'hook-overhead',
+    'index-corpus',
+    'active-session',
+    'pm-inbox',
+    'pm-burst',
+  ].map((n) => (outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null))),
 )
 const rows: string[][] = []
 if (latency) {
@@ -154,6 +162,22 @@ if (hooks) {
       : 'real claude not run',
   ])
 }
+if (pmInbox) {
+  const sizes = (at(pmInbox, 'rows') as Json[] | undefined) ?? []
+  rows.push([
+    `PM inbox tokens, ${sizes.map((r) => show(r.events)).join('/')} events`,
+    sizes.map((r) => show(r.tokens)).join(' / '),
+    `≤ ${show(at(pmInbox, 'budget'))}; in full ${sizes.map((r) => show(r.fullEvents)).join('/')}, rest summarised`,
+  ])
+}
+if (pmBurst) {
+  const main = at(pmBurst, 'results', 0)
+  rows.push([
+    `PM runs/hour, ${show(at(pmBurst, 'commits'))} commits in ${show(at(pmBurst, 'minutes'))} min`,
+    `${show(at(main, 'runsPerHour'))} runs`,
+    'target ≤ 5 (batched)',
+  ])
+}
 printTable(
   `Navi benchmarks${quick ? ' (--quick)' : ''}`,
   ['measure', 'result', 'target / note'],
@@ -166,6 +190,13 @@ await writeResult('summary', {
   quick,
   command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
   outcomes,
-  results: { commitLatency: latency, idleRepos: idle, hookOverhead: hooks, indexCorpus: corpus },
+  results: {
+    commitLatency: latency,
+    idleRepos: idle,
+    hookOverhead: hooks,
+    indexCorpus: corpus,
+    pmInbox,
+    pmBurst,
+  },
 })
 process.exitCode = Object.values(outcomes).every((o) => o.exitCode === 0) ? 0 : 1
