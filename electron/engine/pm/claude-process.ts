@@ -1,0 +1,120 @@
+/**
+ * One `claude` process for a PM run: stdin from a string, stdout line by line as it arrives, a hard
+ * timeout that kills the whole process group, and a result that never rejects. The CLI is started
+ * in its own process group (`detached`), so a timeout, or Navi exiting, also ends anything it spawned.
+ */
+import { execa } from 'execa'
+
+export interface ClaudeProcessOptions {
+  bin: string
+  args: string[]
+  cwd: string
+  /** The complete environment (nothing of Navi's is added). */
+  env: Record<string, string>
+  /** Written to stdin, which is then closed. */
+  input: string
+  /** The group gets SIGTERM after this long, then SIGKILL after `killGraceMs`. */
+  timeoutMs: number
+  /** @default 2000 */
+  killGraceMs?: number
+  /** Each stdout line as soon as it is complete. */
+  onLine?: (line: string) => void
+  /** The pid, right after the spawn. */
+  onSpawn?: (pid: number) => void
+}
+
+export interface ClaudeProcessResult {
+  pid: number | undefined
+  /** Undefined when killed by a signal or never started. */
+  exitCode: number | undefined
+  signal: string | undefined
+  stdout: string
+  stderr: string
+  timedOut: boolean
+  /** Set when the binary could not be started at all (ENOENT, EACCES, …). */
+  spawnError: string | null
+  durationMs: number
+}
+
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024
+
+/** Runs the CLI to completion (or to its timeout); never rejects. */
+export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<ClaudeProcessResult> {
+  const started = Date.now()
+  const onLine = opts.onLine
+  const subprocess = execa(opts.bin, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    extendEnv: false,
+    input: opts.input,
+    reject: false,
+    detached: true,
+    // execa's cleanup does not apply to detached processes; `exitHook` below does it.
+    cleanup: false,
+    maxBuffer: MAX_OUTPUT_BYTES,
+    stdout: onLine
+      ? {
+          transform: function* (line: unknown) {
+            if (typeof line === 'string') onLine(line)
+            yield line
+          },
+        }
+      : 'pipe',
+  })
+  const pid = subprocess.pid
+  if (pid !== undefined) opts.onSpawn?.(pid)
+
+  const killGroup = (signal: NodeJS.Signals): void => {
+    if (pid === undefined) return
+    try {
+      // A negative pid signals the whole process group the detached CLI leads.
+      process.kill(-pid, signal)
+    } catch {
+      subprocess.kill(signal)
+    }
+  }
+  let timedOut = false
+  let graceTimer: NodeJS.Timeout | undefined
+  const timer = setTimeout(() => {
+    timedOut = true
+    killGroup('SIGTERM')
+    graceTimer = setTimeout(() => killGroup('SIGKILL'), opts.killGraceMs ?? 2000)
+  }, opts.timeoutMs)
+  const exitHook = (): void => killGroup('SIGKILL')
+  process.once('exit', exitHook)
+
+  try {
+    const result = await subprocess
+    const spawnError =
+      result.failed && result.exitCode === undefined && result.signal === undefined && !timedOut
+        ? (result.shortMessage ?? 'claude could not be started')
+        : null
+    return {
+      pid,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      stdout: String(result.stdout ?? ''),
+      stderr: String(result.stderr ?? ''),
+      timedOut,
+      spawnError,
+      durationMs: Date.now() - started,
+    }
+  } finally {
+    clearTimeout(timer)
+    // Leftovers of the group (none observed: the CLI runs as one process) get the SIGKILL too.
+    if (graceTimer !== undefined) {
+      clearTimeout(graceTimer)
+      if (pid !== undefined && groupExists(pid)) killGroup('SIGKILL')
+    }
+    process.off('exit', exitHook)
+  }
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

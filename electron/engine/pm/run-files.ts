@@ -1,0 +1,51 @@
+/**
+ * The small files a PM run reads and writes under `$NAVI_HOME/pm/`: the cached briefing
+ * (`last-output.json`, written atomically), the usage log (`usage.jsonl`, appended) and the
+ * resumable session id (`session_id`). Reads never throw: a missing or corrupt file reads as null.
+ */
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import {
+  cachedBriefingSchema,
+  pmUsageSchema,
+  type CachedBriefing,
+  type PmUsage,
+} from '../../../shared/schemas/briefing.ts'
+import { parseJsonAs } from '../core/parse-json.ts'
+
+/** The cached briefing, or null when the file is missing or not a valid `CachedBriefing`. */
+export async function readCachedBriefing(file: string): Promise<CachedBriefing | null> {
+  const text = await readFile(file, 'utf8').catch(() => null)
+  return text === null ? null : parseJsonAs(cachedBriefingSchema, text)
+}
+
+/** Replaces `last-output.json` atomically: a reader sees the old or the new briefing, never half. */
+export async function writeCachedBriefing(file: string, cached: CachedBriefing): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  await writeFileAtomic(file, `${JSON.stringify(cachedBriefingSchema.parse(cached), null, 2)}\n`)
+}
+
+/** Appends one line to `usage.jsonl`. */
+export async function appendUsage(file: string, usage: PmUsage): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  await appendFile(file, `${JSON.stringify(pmUsageSchema.parse(usage))}\n`)
+}
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The kept PM session id, or null when there is none or it is not a UUID. */
+export async function readSessionId(file: string): Promise<string | null> {
+  const text = await readFile(file, 'utf8').catch(() => null)
+  const id = text?.trim() ?? ''
+  return SESSION_ID.test(id) ? id : null
+}
+
+export async function writeSessionId(file: string, id: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  await writeFileAtomic(file, `${id}\n`)
+}
+
+export async function deleteSessionId(file: string): Promise<void> {
+  await rm(file, { force: true })
+}

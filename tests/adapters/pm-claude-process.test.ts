@@ -1,0 +1,144 @@
+import { realpathSync } from 'node:fs'
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { isPidAlive } from '../../electron/engine/adapters/process.ts'
+import { runClaudeProcess } from '../../electron/engine/pm/claude-process.ts'
+import {
+  appendUsage,
+  deleteSessionId,
+  readCachedBriefing,
+  readSessionId,
+  writeCachedBriefing,
+  writeSessionId,
+} from '../../electron/engine/pm/run-files.ts'
+import { waitUntil } from '../support/wait.ts'
+
+let root = ''
+beforeEach(async () => {
+  root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-claude-process-')))
+})
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+async function script(name: string, body: string): Promise<string> {
+  const file = join(root, name)
+  await writeFile(file, `#!/bin/sh\n${body}\n`)
+  await chmod(file, 0o755)
+  return file
+}
+
+describe('runClaudeProcess', () => {
+  it('passes stdin, only the given env, and streams stdout lines', async () => {
+    const bin = await script(
+      'echoer',
+      'read line; echo "{\\"got\\":\\"$line\\"}"; echo "secret=${GITHUB_TOKEN:-none} mine=$MINE"',
+    )
+    const lines: string[] = []
+    const res = await runClaudeProcess({
+      bin,
+      args: [],
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin', MINE: 'yes' },
+      input: 'inbox-text\n',
+      timeoutMs: 10_000,
+      onLine: (l) => lines.push(l),
+    })
+    expect(res).toMatchObject({ exitCode: 0, timedOut: false, spawnError: null })
+    expect(lines).toEqual(['{"got":"inbox-text"}', 'secret=none mine=yes'])
+    expect(res.stdout).toContain('{"got":"inbox-text"}')
+  })
+
+  it('kills the whole process group at the timeout: no child survives', async () => {
+    const childPidFile = join(root, 'child.pid')
+    const bin = await script(
+      'hang',
+      `trap '' TERM; sleep 60 & echo $! > ${childPidFile}; echo started; wait`,
+    )
+    let pid = 0
+    const started = Date.now()
+    const res = await runClaudeProcess({
+      bin,
+      args: [],
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin' },
+      input: '',
+      timeoutMs: 1000,
+      killGraceMs: 500,
+      onSpawn: (p) => (pid = p),
+    })
+    expect(res.timedOut).toBe(true)
+    // Both ignore SIGTERM: only the SIGKILL to the group after the grace period ends them.
+    expect(res.signal).toBe('SIGKILL')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    const childPid = Number((await readFile(childPidFile, 'utf8')).trim())
+    expect(childPid).toBeGreaterThan(0)
+    expect(pid).toBe(res.pid)
+    expect(isPidAlive(pid)).toBe(false)
+    await waitUntil(() => !isPidAlive(childPid), 5000, `child ${childPid} to be gone`)
+  })
+
+  it('reports a binary that cannot be started instead of throwing', async () => {
+    const res = await runClaudeProcess({
+      bin: join(root, 'does-not-exist'),
+      args: [],
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin' },
+      input: '',
+      timeoutMs: 5000,
+    })
+    expect(res.spawnError).toMatch(/ENOENT|not found|no such file/i)
+    expect(res.timedOut).toBe(false)
+  })
+})
+
+describe('run files', () => {
+  const cached = {
+    output: { briefing: 'b', projects: [], attention_items: [], breadcrumbs: [] },
+    generated_at: '2026-11-22T10:00:00.000Z',
+    trigger: 'commit' as const,
+  }
+
+  it('round-trips the cached briefing and reads a corrupt one as null', async () => {
+    const file = join(root, 'pm', 'last-output.json')
+    expect(await readCachedBriefing(file)).toBeNull()
+    await writeCachedBriefing(file, cached)
+    expect(await readCachedBriefing(file)).toEqual(cached)
+    await writeFile(file, '{"output": {"briefing": 3}')
+    expect(await readCachedBriefing(file)).toBeNull()
+  })
+
+  it('appends usage lines and keeps only a UUID as the session id', async () => {
+    const usage = join(root, 'pm', 'usage.jsonl')
+    const line = {
+      timestamp: '2026-11-22T10:00:00.000Z',
+      trigger: 'on_demand' as const,
+      input_tokens: 1,
+      output_tokens: 2,
+      cost_usd: 0.1,
+      duration_ms: 5,
+      num_turns: 1,
+      ok: true,
+    }
+    await appendUsage(usage, line)
+    await appendUsage(usage, { ...line, ok: false })
+    const lines = (await readFile(usage, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(lines).toEqual([line, { ...line, ok: false }])
+
+    const sid = join(root, 'pm', 'session_id')
+    expect(await readSessionId(sid)).toBeNull()
+    await writeSessionId(sid, '11111111-2222-3333-4444-555555555555')
+    expect(await readSessionId(sid)).toBe('11111111-2222-3333-4444-555555555555')
+    await writeFile(sid, '--dangerous-flag\n')
+    expect(await readSessionId(sid)).toBeNull()
+    await deleteSessionId(sid)
+    await deleteSessionId(sid)
+    expect(await readSessionId(sid)).toBeNull()
+  })
+})
