@@ -6,6 +6,7 @@ import { parseDuration } from '../engine/core/config.ts'
 import { resolvePaths } from '../engine/core/paths.ts'
 import { createEngine } from '../engine/index.ts'
 import { runDoctor } from './doctor.ts'
+import { briefCommand, startPmForWatch } from './brief.ts'
 import { memoryCommand, usageCommand } from './pm-commands.ts'
 import {
   formatDoctor,
@@ -20,7 +21,8 @@ const USAGE = `usage: navi <command> [options]
   status [--json]                          projects by attention, with sessions, branch, progress
   sessions [--json] [--all]                every session (--all: ended ones too)
   events [--since 2h] [--project NAME] [--json]
-  watch [--json]                           run the engine, print events as they happen
+  watch [--json] [--no-pm]                 run the engine (and the PM), print events and briefings
+  brief [--json]                           run the PM now and print its briefing
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
   doctor [--json]                          what was found, what is missing, how to fix it
   usage [--json]                           the PM's runs, tokens and cost today and this week
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
       since: { type: 'string' },
       project: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      'no-pm': { type: 'boolean', default: false },
     },
   })
   const [command, sub] = positionals
@@ -85,7 +88,9 @@ async function main(argv: string[]): Promise<number> {
       return 0
     }
     case 'watch':
-      return watch(paths, values.json)
+      return watch(paths, values.json, !values['no-pm'])
+    case 'brief':
+      return briefCommand(paths, print)
     case 'hooks': {
       if (sub === 'install') {
         const result = await installHooks(paths)
@@ -132,12 +137,17 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function watch(paths: ReturnType<typeof resolvePaths>, json: boolean): Promise<number> {
+async function watch(
+  paths: ReturnType<typeof resolvePaths>,
+  json: boolean,
+  withPm: boolean,
+): Promise<number> {
   const engine = createEngine({ paths })
   engine.subscribe((events) => {
     for (const event of events) console.log(json ? JSON.stringify(event) : formatEventLine(event))
   })
   const state = await engine.start()
+  const pm = withPm ? await startPmForWatch(paths, engine, json) : null
   if (!json) {
     console.error(`navi: watching ${state.projects.length} projects (Ctrl-C to stop)`)
   } else {
@@ -148,6 +158,7 @@ async function watch(paths: ReturnType<typeof resolvePaths>, json: boolean): Pro
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+  await pm?.stop()
   await engine.stop()
   return 0
 }

@@ -53,6 +53,8 @@ export async function runNavi(args: string[], env: NaviEnv, timeoutMs = 60_000) 
 
 export interface NaviWatch {
   events: EngineEvent[]
+  /** Every other JSON line (PM briefings and run status). */
+  others: Record<string, unknown>[]
   stderr(): string
   waitForEvent(
     match: (e: EngineEvent) => boolean,
@@ -62,9 +64,17 @@ export interface NaviWatch {
   stop(): Promise<{ exitCode: number | undefined }>
 }
 
-/** Starts `navi watch --json` and resolves once the engine reports it is ready. */
-export async function startNaviWatch(env: NaviEnv, readyTimeoutMs = 30_000): Promise<NaviWatch> {
-  const child: ResultPromise = execa('node', [NAVI_BIN, 'watch', '--json'], {
+/**
+ * Starts `navi watch --json` and resolves once the engine reports it is ready. The PM is off unless
+ * `withPm` (a test that wants briefings points the PM at a scripted API).
+ */
+export async function startNaviWatch(
+  env: NaviEnv,
+  readyTimeoutMs = 30_000,
+  withPm = false,
+): Promise<NaviWatch> {
+  const args = [NAVI_BIN, 'watch', '--json', ...(withPm ? [] : ['--no-pm'])]
+  const child: ResultPromise = execa('node', args, {
     env,
     extendEnv: false,
     reject: false,
@@ -72,6 +82,7 @@ export async function startNaviWatch(env: NaviEnv, readyTimeoutMs = 30_000): Pro
     buffer: false,
   })
   const events: EngineEvent[] = []
+  const others: Record<string, unknown>[] = []
   let stdoutRest = ''
   let stderr = ''
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -79,8 +90,11 @@ export async function startNaviWatch(env: NaviEnv, readyTimeoutMs = 30_000): Pro
     const lines = stdoutRest.split('\n')
     stdoutRest = lines.pop() ?? ''
     for (const line of lines) {
-      const parsed = engineEventSchema.safeParse(JSON.parse(line))
+      const value: unknown = JSON.parse(line)
+      const parsed = engineEventSchema.safeParse(value)
       if (parsed.success) events.push(parsed.data)
+      else if (typeof value === 'object' && value !== null)
+        others.push(value as Record<string, unknown>)
     }
   })
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -93,6 +107,7 @@ export async function startNaviWatch(env: NaviEnv, readyTimeoutMs = 30_000): Pro
   )
   return {
     events,
+    others,
     stderr: () => stderr,
     waitForEvent: (match, timeoutMs, what) =>
       waitUntil(

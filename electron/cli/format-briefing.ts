@@ -1,0 +1,49 @@
+/** The briefing zone as text: prose, attention items by priority, breadcrumbs, age and staleness. */
+import type { BriefingState } from '../../shared/schemas/briefing.ts'
+import { clip, formatAgo } from './format.ts'
+
+const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const
+
+export function formatBriefing(state: BriefingState, now: number): string {
+  if (!state.briefing) {
+    if (state.claude_missing) return `No PM briefing yet: ${state.claude_missing}`
+    return state.error ? `No PM briefing yet: ${state.error}` : 'No PM briefing yet.'
+  }
+  const { output, generated_at } = state.briefing
+  const stale = state.is_stale ? ` (stale: ${clip(state.error ?? 'the last run failed', 120)})` : ''
+  const lines = [
+    `PM — updated ${formatAgo(generated_at, now)} ago${stale}`,
+    '',
+    wrap(output.briefing, 96),
+  ]
+  const items = [...output.attention_items].sort(
+    (a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority],
+  )
+  if (items.length > 0) lines.push('')
+  for (const item of items) {
+    const description = item.description ? ` — ${clip(item.description, 100)}` : ''
+    lines.push(
+      `⚠ ${item.priority.padEnd(6)} ${clip(item.project, 24)}: ${clip(item.title, 80)}${description}`,
+    )
+  }
+  if (output.breadcrumbs.length > 0) lines.push('', 'Where you left off:')
+  for (const crumb of output.breadcrumbs) {
+    lines.push(`  ${clip(crumb.project, 24)}: ${clip(crumb.message, 100)}`)
+  }
+  if (state.claude_missing) lines.push('', state.claude_missing)
+  return lines.join('\n')
+}
+
+function wrap(text: string, width: number): string {
+  const words = clip(text, 2000).split(' ')
+  const lines: string[] = []
+  let current = ''
+  for (const word of words) {
+    if (current && current.length + word.length + 1 > width) {
+      lines.push(current)
+      current = word
+    } else current = current ? `${current} ${word}` : word
+  }
+  if (current) lines.push(current)
+  return lines.join('\n')
+}

@@ -1,0 +1,126 @@
+/**
+ * The PM: turns engine events into briefings. Owns the run loop (batching, one run at a time) and,
+ * around each run, the memory work: the system prompt with the valve's notes, a snapshot of memory
+ * before the run, the budgets enforced after it. `createPm` is Node-only, like the engine.
+ */
+import type { BriefingState, PmRunStatus, PmTrigger } from '../../../shared/schemas/briefing.ts'
+import type { EngineEvent } from '../../../shared/schemas/event.ts'
+import type { PmSettings } from '../../../shared/schemas/config.ts'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import type { Engine } from '../index.ts'
+import { buildInbox, serializeInbox } from './core/inbox.ts'
+import { runPm, type PmRunResult } from './invoke.ts'
+import { enforceMemoryBudgets } from './memory-valve.ts'
+import { snapshotMemory } from './memory-versions.ts'
+import { createPmLoop, type PmLoop } from './pm-loop.ts'
+import { readCachedBriefing } from './run-files.ts'
+import { ensurePmLayout, writeSystemPrompt } from './storage.ts'
+
+export interface PmOptions {
+  paths: EnginePaths
+  engine: Engine
+  settings: PmSettings
+  /** @default Date.now */
+  clock?: () => number
+  /** Passed (filtered) to the CLI; tests point it at a scripted API. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+export interface Pm {
+  /** Creates the layout and starts running on triggers from the engine. */
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** One on-demand run now (after the one in progress, if any), with the events since the last run. */
+  runNow(): Promise<BriefingState>
+  /** The last briefing (fresh or cached) with its staleness. */
+  getBriefing(): Promise<BriefingState>
+  onStatus(listener: (status: PmRunStatus) => void): () => void
+  onBriefing(listener: (state: BriefingState, result: PmRunResult) => void): () => void
+}
+
+export function createPm(opts: PmOptions): Pm {
+  const clock = opts.clock ?? Date.now
+  const files = naviFiles(opts.paths)
+  const statusListeners = new Set<(status: PmRunStatus) => void>()
+  const briefingListeners = new Set<(state: BriefingState, result: PmRunResult) => void>()
+  let last: BriefingState | null = null
+  let valveNotes: string[] = []
+  let loop: PmLoop | null = null
+  let unsubscribe: (() => void) | null = null
+
+  const run = async (trigger: PmTrigger, events: EngineEvent[]): Promise<boolean> => {
+    await ensurePmLayout(opts.paths)
+    await writeSystemPrompt(opts.paths, { notes: valveNotes })
+    await snapshotMemory(opts.paths)
+    const inbox = buildInbox({
+      now: clock(),
+      trigger,
+      events,
+      projects: opts.engine.getState().projects,
+    })
+    const result = await runPm({
+      paths: opts.paths,
+      inbox: serializeInbox(inbox),
+      trigger,
+      model: opts.settings.model,
+      claudeBin: opts.settings.claudePath,
+      timeoutMs: opts.settings.timeoutMs,
+      resume: opts.settings.resume,
+      onStatus: (status) => statusListeners.forEach((listener) => listener(status)),
+      ...(opts.env ? { env: opts.env } : {}),
+    })
+    valveNotes = (await enforceMemoryBudgets(opts.paths)).notes
+    last = result.state
+    briefingListeners.forEach((listener) => listener(result.state, result))
+    return result.ok
+  }
+
+  const lastRunAt = async (): Promise<number | null> => {
+    const cached = await readCachedBriefing(files.lastOutput)
+    return cached ? Date.parse(cached.generated_at) : null
+  }
+
+  return {
+    async start() {
+      await ensurePmLayout(opts.paths)
+      loop = createPmLoop({
+        run,
+        clock,
+        batchWindowMs: opts.settings.batchWindowMs,
+        minIntervalMs: opts.settings.minIntervalMs,
+        lastRunAt: await lastRunAt(),
+      })
+      unsubscribe = opts.engine.subscribe((events) => loop?.push(events))
+    },
+    async stop() {
+      unsubscribe?.()
+      await loop?.stop()
+    },
+    async runNow() {
+      if (loop) {
+        await loop.requestNow()
+        return last ?? this.getBriefing()
+      }
+      // One-shot (navi brief): the events logged since the last run ride along.
+      const since = await lastRunAt()
+      const events = await opts.engine.listEvents(
+        since === null ? {} : { sinceMs: clock() - since },
+      )
+      await run(since === null ? 'initialization' : 'on_demand', events)
+      return last ?? this.getBriefing()
+    },
+    async getBriefing() {
+      if (last) return last
+      const cached = await readCachedBriefing(files.lastOutput)
+      return { briefing: cached, is_stale: false, error: null, claude_missing: null }
+    },
+    onStatus(listener) {
+      statusListeners.add(listener)
+      return () => statusListeners.delete(listener)
+    },
+    onBriefing(listener) {
+      briefingListeners.add(listener)
+      return () => briefingListeners.delete(listener)
+    },
+  }
+}
