@@ -106,6 +106,30 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
     expect(human.stdout).toMatch(/npm install -g @anthropic-ai\/claude-code/)
   })
 
+  it('navi watch without claude: the PM says how to install it and the engine keeps running', async () => {
+    const { env, repo } = await setUp()
+    await writeFile(join(env.NAVI_HOME, 'config.yaml'), `projects:\n  - path: ${repo.dir}\n`)
+    const watch = await startNaviWatch(
+      { ...env, NAVI_CLAUDE_BIN: '/nonexistent/claude' },
+      30_000,
+      true,
+    )
+    try {
+      const missing = await waitUntil(
+        () => watch.others.find((o) => o.kind === 'briefing'),
+        30_000,
+        'the PM to report claude missing',
+      )
+      expect(String(missing.claude_missing)).toMatch(/npm install -g @anthropic-ai\/claude-code/)
+      repo.file('later.txt', 'later\n')
+      const sha = await repo.commit('still watched')
+      const commit = await watch.waitForEvent((e) => e.details.sha === sha, 10_000, 'the commit')
+      expect(commit.type).toBe('commit')
+    } finally {
+      expect((await watch.stop()).exitCode).toBe(0)
+    }
+  })
+
   it('navi watch: a task completion and a commit within the batching window make exactly one run', async () => {
     const { api, env, repo } = await setUp()
     await writeFile(
