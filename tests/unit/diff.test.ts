@@ -3,6 +3,7 @@ import { diffSnapshots } from '../../electron/engine/core/diff.ts'
 import type { GitState, ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session, TaskList } from '../../shared/schemas/session.ts'
 import { makeSession } from '../support/session-fixture.ts'
+import { makeProject } from '../support/pm-events-fixture.ts'
 
 const NOW = Date.parse('2026-11-21T12:00:00Z')
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -58,29 +59,14 @@ function list(
 }
 
 function snap(over: Partial<ProjectSnapshot> = {}): ProjectSnapshot {
-  return {
+  return makeProject({
     name: 'apollo',
     project_dir: '/p',
-    is_git: true,
-    registered: false,
-    session_names: [],
     head_sha: 'a1',
-    branch: 'main',
-    commits_ahead: 0,
-    dirty: false,
-    has_pr: false,
-    current_pbi: null,
-    session_status: null,
-    session_status_reason: null,
-    last_activity: null,
     captured_at: iso(NOW),
-    attention: 'idle',
     git: git(),
-    sessions: [],
-    task_lists: [],
-    errors: [],
     ...over,
-  }
+  })
 }
 
 const ctx = { now: NOW, since: NOW - 10_000 }
