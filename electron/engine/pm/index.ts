@@ -47,9 +47,12 @@ export function createPm(opts: PmOptions): Pm {
   let valveNotes: string[] = []
   let loop: PmLoop | null = null
   let unsubscribe: (() => void) | null = null
+  let layout: Promise<unknown> | null = null
+  const ensureLayout = () => (layout ??= ensurePmLayout(opts.paths))
 
   const run = async (trigger: PmTrigger, events: EngineEvent[]): Promise<boolean> => {
-    await ensurePmLayout(opts.paths)
+    await ensureLayout()
+    // The prompt carries the safety valve's notes about the previous run.
     await writeSystemPrompt(opts.paths, { notes: valveNotes })
     await snapshotMemory(opts.paths)
     const inbox = buildInbox({
@@ -82,7 +85,7 @@ export function createPm(opts: PmOptions): Pm {
 
   return {
     async start() {
-      await ensurePmLayout(opts.paths)
+      await ensureLayout()
       loop = createPmLoop({
         run,
         clock,
