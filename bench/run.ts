@@ -3,7 +3,8 @@
  * numbers), then prints one combined table and writes bench/results/summary.json.
  *
  * `npm run bench [-- --quick] [-- --keep] [-- --only commit-latency,idle-repos]`
- * --quick: 100 MiB corpus, 10 commits, 20 s idle sample, hook spawn cost only (no real claude).
+ * --quick: 100 MiB corpus, 10 commits, 20 s idle sample, hook spawn cost only (no real claude),
+ *   15 scripted PM runs instead of 50.
  * --keep: keep the generated corpus and the ccusage install in the temp dir for the next run.
  */
 import { spawn } from 'node:child_process'
@@ -29,6 +30,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'index-corpus', args: [...(quick ? ['--quick'] : []), ...(keep ? ['--keep'] : [])] },
   { name: 'pm-inbox', args: [] },
   { name: 'pm-burst', args: [] },
+  { name: 'pm-memory', args: quick ? ['--runs', '15'] : [] },
 ]
 
 function runBench(
@@ -74,7 +76,7 @@ for (const bench of BENCHES) {
   outcomes[bench.name] = await runBench(bench.name, bench.args)
 }
 
-const [latency, idle, hooks, corpus, active, pmInbox, pmBurst] = await Promise.all(
+const [latency, idle, hooks, corpus, active, pmInbox, pmBurst, pmMemory] = await Promise.all(
   [
     'commit-latency',
     'idle-repos',
@@ -83,6 +85,7 @@ const [latency, idle, hooks, corpus, active, pmInbox, pmBurst] = await Promise.a
     'active-session',
     'pm-inbox',
     'pm-burst',
+    'pm-memory',
   ].map((n) => (outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null))),
 )
 const rows: string[][] = []
@@ -178,6 +181,18 @@ if (pmBurst) {
     'target ≤ 5 (batched)',
   ])
 }
+if (pmMemory) {
+  const file = (key: string, field: string) => at(pmMemory, 'files', key, field)
+  rows.push([
+    `PM memory after ${show(at(pmMemory, 'runs'))} runs (short/long tokens)`,
+    `${show(file('shortTerm', 'finalTokens'))} / ${show(file('longTerm', 'finalTokens'))}, ` +
+      `max ${show(file('shortTerm', 'maxTokens'))} / ${show(file('longTerm', 'maxTokens'))}, ` +
+      `${show(at(pmMemory, 'trims'))} trims`,
+    `budgets ${show(file('shortTerm', 'budget'))} / ${show(file('longTerm', 'budget'))} (+10 %); ` +
+      `model wrote up to ${show(file('shortTerm', 'maxWrittenTokens'))} / ${show(file('longTerm', 'maxWrittenTokens'))}; ` +
+      `valve notes seen ${show(at(pmMemory, 'valveNotes', 'delivered'))}/${show(at(pmMemory, 'valveNotes', 'afterTrims'))}`,
+  ])
+}
 printTable(
   `Navi benchmarks${quick ? ' (--quick)' : ''}`,
   ['measure', 'result', 'target / note'],
@@ -197,6 +212,7 @@ await writeResult('summary', {
     indexCorpus: corpus,
     pmInbox,
     pmBurst,
+    pmMemory,
   },
 })
 process.exitCode = Object.values(outcomes).every((o) => o.exitCode === 0) ? 0 : 1

@@ -3,6 +3,10 @@
  * around each run, the memory work: the system prompt with the valve's notes, a snapshot of memory
  * before the run, the budgets enforced after it. `createPm` is Node-only, like the engine.
  */
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import { z } from 'zod'
 import type { BriefingState, PmRunStatus, PmTrigger } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { PmSettings } from '../../../shared/schemas/config.ts'
@@ -15,6 +19,12 @@ import { snapshotMemory } from './memory-versions.ts'
 import { createPmLoop, type PmLoop } from './pm-loop.ts'
 import { readCachedBriefing } from './run-files.ts'
 import { ensurePmLayout, writeSystemPrompt } from './storage.ts'
+import { parseJsonAs } from '../core/parse-json.ts'
+
+async function readNotes(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '[]')
+  return parseJsonAs(z.array(z.string()), text) ?? []
+}
 
 export interface PmOptions {
   paths: EnginePaths
@@ -44,7 +54,8 @@ export function createPm(opts: PmOptions): Pm {
   const statusListeners = new Set<(status: PmRunStatus) => void>()
   const briefingListeners = new Set<(state: BriefingState, result: PmRunResult) => void>()
   let last: BriefingState | null = null
-  let valveNotes: string[] = []
+  // The safety valve's notes reach the PM in the next run's prompt, which may be another process.
+  const notesFile = join(files.pmDir, 'valve-notes.json')
   let loop: PmLoop | null = null
   let unsubscribe: (() => void) | null = null
   let layout: Promise<unknown> | null = null
@@ -52,8 +63,7 @@ export function createPm(opts: PmOptions): Pm {
 
   const run = async (trigger: PmTrigger, events: EngineEvent[]): Promise<boolean> => {
     await ensureLayout()
-    // The prompt carries the safety valve's notes about the previous run.
-    await writeSystemPrompt(opts.paths, { notes: valveNotes })
+    await writeSystemPrompt(opts.paths, { notes: await readNotes(notesFile) })
     await snapshotMemory(opts.paths)
     const inbox = buildInbox({
       now: clock(),
@@ -72,7 +82,9 @@ export function createPm(opts: PmOptions): Pm {
       onStatus: (status) => statusListeners.forEach((listener) => listener(status)),
       ...(opts.env ? { env: opts.env } : {}),
     })
-    valveNotes = (await enforceMemoryBudgets(opts.paths)).notes
+    const { notes } = await enforceMemoryBudgets(opts.paths)
+    if (notes.length > 0) await writeFileAtomic(notesFile, JSON.stringify(notes))
+    else await rm(notesFile, { force: true })
     last = result.state
     briefingListeners.forEach((listener) => listener(result.state, result))
     return result.ok
