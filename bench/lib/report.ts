@@ -83,14 +83,4 @@ export function numberOption(args: readonly string[], name: string, fallback: nu
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms))
 
-/** Deterministic PRNG (mulberry32): the same seed gives the same corpus and the same delays. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { createRandom } from '../../tests/support/seeded-random.ts'

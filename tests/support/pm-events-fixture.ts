@@ -6,6 +6,7 @@
 import type { EngineEvent, EventType } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { SessionStatus } from '../../shared/schemas/session.ts'
+import { createRandom } from './seeded-random.ts'
 import { makeSession } from './session-fixture.ts'
 
 export function makeProject(
@@ -45,18 +46,6 @@ export function makeEvent(
 ): EngineEvent {
   counter++
   return { id: `ev-${counter}-${type}`, timestamp, type, project, details }
-}
-
-/** mulberry32: the same seed gives the same corpus. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const VERBS = ['implement', 'fix', 'refactor', 'add tests for', 'document', 'rename', 'speed up']
@@ -100,7 +89,7 @@ export function generateCorpus(options: {
   seed?: number
 }): GeneratedCorpus {
   const { count, projectCount = 20, now, spanMs = 24 * 60 * 60_000, seed = 42 } = options
-  const rand = random(seed)
+  const rand = createRandom(seed)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!
   const phrase = () => `${pick(VERBS)} ${pick(THINGS)}`
   const slug = () => pick(THINGS).replace(/\s+/g, '-')
