@@ -1,0 +1,97 @@
+import { z } from 'zod'
+import { durationSchema } from './config.ts'
+
+/** Which notifications the app shows; each can be turned off on its own. */
+export const notificationTogglesSchema = z.object({
+  commits: z.boolean().default(true),
+  task_completed: z.boolean().default(true),
+  needs_human: z.boolean().default(true),
+  attention_items: z.boolean().default(true),
+})
+export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
+
+/**
+ * `$NAVI_HOME/settings.json`: what the tray app's Settings change. Electron writes it with electron-store,
+ * `navi serve` with the same schema; the engine and the CLI read the optional keys as overrides of
+ * `config.yaml` (unset means "as config.yaml says").
+ */
+export const settingsSchema = z.object({
+  notifications: notificationTogglesSchema.default(notificationTogglesSchema.parse({})),
+  /** Commits to one project within this window become one notification. @default '30s' */
+  commit_group_window: durationSchema.default('30s'),
+  /** ISO time until which no notification is shown ("Pause notifications for 1 h"). */
+  paused_until: z.string().nullable().default(null),
+  launch_at_login: z.boolean().default(false),
+  /** Electron accelerator that toggles the popover. @default 'CommandOrControl+Shift+N' */
+  global_shortcut: z.string().min(1).default('CommandOrControl+Shift+N'),
+  /** Overrides of config.yaml's `poll_interval`, `pm.batch_window`, `pm.model`, `pm.claude_path`. */
+  poll_interval: durationSchema.optional(),
+  batch_window: durationSchema.optional(),
+  model: z.string().min(1).optional(),
+  claude_path: z.string().min(1).optional(),
+})
+export type Settings = z.infer<typeof settingsSchema>
+
+/**
+ * One change from the Settings view: only the keys it names, checked against the schema and with no
+ * default filled in (zod's `.partial()` keeps inner defaults, so a one-key patch would reset the others).
+ * `notifications` may name some toggles only; `null` for an override key removes it (back to config.yaml).
+ */
+export const settingPatchSchema = z.strictObject({
+  notifications: z
+    .strictObject({
+      commits: z.boolean(),
+      task_completed: z.boolean(),
+      needs_human: z.boolean(),
+      attention_items: z.boolean(),
+    })
+    .partial()
+    .optional(),
+  commit_group_window: durationSchema.optional(),
+  paused_until: z.string().nullable().optional(),
+  launch_at_login: z.boolean().optional(),
+  global_shortcut: z.string().min(1).optional(),
+  poll_interval: durationSchema.nullable().optional(),
+  batch_window: durationSchema.nullable().optional(),
+  model: z.string().min(1).nullable().optional(),
+  claude_path: z.string().min(1).nullable().optional(),
+})
+export type SettingPatch = z.infer<typeof settingPatchSchema>
+
+/**
+ * Normalise whatever is on disk: unknown keys dropped, bad values replaced by their defaults one key at a time
+ * (a single bad toggle must not reset the rest), and the problems reported.
+ */
+export function parseSettings(raw: unknown): { settings: Settings; problems: string[] } {
+  const problems: string[] = []
+  const source = isPlainObject(raw) ? raw : {}
+  if (source !== raw && raw !== undefined) problems.push('settings are not an object; using defaults')
+  const kept: Record<string, unknown> = {}
+  const shape = settingsSchema.shape
+  for (const [key, value] of Object.entries(source)) {
+    if (!(key in shape)) continue
+    if (key === 'notifications' && isPlainObject(value)) {
+      kept.notifications = keepValidToggles(value, problems)
+      continue
+    }
+    const field = shape[key as keyof typeof shape]
+    const checked = field.safeParse(value)
+    if (checked.success) kept[key] = value
+    else problems.push(`${key}: ${checked.error.issues[0]?.message ?? 'invalid'}; using the default`)
+  }
+  return { settings: settingsSchema.parse(kept), problems }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function keepValidToggles(value: Record<string, unknown>, problems: string[]): Record<string, boolean> {
+  const toggles: Record<string, boolean> = {}
+  for (const [name, toggle] of Object.entries(value)) {
+    if (!(name in notificationTogglesSchema.shape)) continue
+    if (typeof toggle === 'boolean') toggles[name] = toggle
+    else problems.push(`notifications.${name}: expected true or false; using the default`)
+  }
+  return toggles
+}
