@@ -1,6 +1,8 @@
 import { z } from 'zod'
+import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
 import { engineEventSchema } from './schemas/event.ts'
 import { projectSnapshotSchema } from './schemas/project.ts'
+import { settingPatchSchema, settingsSchema } from './schemas/settings.ts'
 
 /** The engine's state as every face (CLI, tray, browser) sees it. */
 export const engineStateSchema = z.object({
@@ -10,29 +12,80 @@ export const engineStateSchema = z.object({
 })
 export type EngineState = z.infer<typeof engineStateSchema>
 
+/** One external tool Navi needs, and how to get it when it is missing. */
+export const toolStatusSchema = z.object({
+  name: z.enum(['claude', 'git', 'tmux', 'gh']),
+  found: z.boolean(),
+  path: z.string().nullable(),
+  /** Set when missing: one line saying how to install it. */
+  fix: z.string().nullable(),
+})
+export type ToolStatus = z.infer<typeof toolStatusSchema>
+
+/** The briefing zone's whole state: the last briefing, and the run in progress if there is one. */
+export const briefingViewSchema = z.object({
+  state: briefingStateSchema,
+  running: pmRunStatusSchema.nullable(),
+})
+export type BriefingView = z.infer<typeof briefingViewSchema>
+
+export const eventsPageInputSchema = z.object({
+  /** Newest first; at most this many. @default 200 */
+  limit: z.number().int().min(1).max(1000).default(200),
+  /** Only events strictly older than this ISO timestamp (the previous page's last one). */
+  before: z.string().optional(),
+  project: z.string().optional(),
+})
+export const eventsPageSchema = z.object({
+  events: z.array(engineEventSchema),
+  has_more: z.boolean(),
+})
+export type EventsPage = z.infer<typeof eventsPageSchema>
+
+/** What a command that may not be possible here answers: done, or why not. */
+export const commandResultSchema = z.object({ done: z.boolean(), message: z.string() })
+export type CommandResult = z.infer<typeof commandResultSchema>
+
 /**
- * One typed contract for every transport (Electron IPC now, HTTP + SSE later). Channels are `domain:verb`;
- * each maps to its input and output schemas. The popover and the server are later issues; the contract
- * starts with what the engine can answer today.
+ * One typed contract for both transports (Electron IPC and `navi serve`'s HTTP + SSE). Channels are
+ * `domain:verb`; each maps to its input and output schemas. Queries read, commands act.
  */
 export const ipcContract = {
+  // queries
   'state:get': { input: z.void(), output: engineStateSchema },
-  'events:list': {
-    input: z.object({ sinceMs: z.number().optional(), project: z.string().optional() }),
-    output: z.array(engineEventSchema),
-  },
+  'events:list': { input: eventsPageInputSchema, output: eventsPageSchema },
+  'briefing:get': { input: z.void(), output: briefingViewSchema },
+  'settings:get': { input: z.void(), output: settingsSchema },
+  'tools:get': { input: z.void(), output: z.array(toolStatusSchema) },
+  // commands
+  'briefing:refresh': { input: z.void(), output: commandResultSchema },
+  'settings:set': { input: settingPatchSchema, output: settingsSchema },
+  'hooks:install': { input: z.void(), output: commandResultSchema },
+  'session:focus': { input: z.object({ session_id: z.string().min(1) }), output: commandResultSchema },
+  /** Esc: the tray hides its popover; a browser tab has nothing to hide and answers done: false. */
+  'popover:hide': { input: z.void(), output: commandResultSchema },
 } as const
 
 export const pushChannels = {
   'state:changed': engineStateSchema,
   'events:appended': z.array(engineEventSchema),
+  'briefing:changed': briefingViewSchema,
+  'pm:status': pmRunStatusSchema,
+  /** The shell asks the popover to show a view: a clicked notification's project, or Settings from the menu. */
+  'popover:navigate': z.object({
+    view: z.enum(['overview', 'project', 'settings']),
+    project: z.string().optional(),
+  }),
 } as const
 
 export type IpcChannel = keyof typeof ipcContract
-export type IpcInput<C extends IpcChannel> = z.infer<(typeof ipcContract)[C]['input']>
+export type IpcInput<C extends IpcChannel> = z.input<(typeof ipcContract)[C]['input']>
 export type IpcOutput<C extends IpcChannel> = z.infer<(typeof ipcContract)[C]['output']>
 export type PushChannel = keyof typeof pushChannels
 export type PushPayload<C extends PushChannel> = z.infer<(typeof pushChannels)[C]>
+
+export const ipcChannels = Object.keys(ipcContract) as IpcChannel[]
+export const pushChannelNames = Object.keys(pushChannels) as PushChannel[]
 
 /** The envelope every call returns: handlers never throw across the bridge. */
 export type IpcResult<T> =
@@ -42,4 +95,9 @@ export type IpcResult<T> =
 export interface RendererApi {
   invoke<C extends IpcChannel>(channel: C, input: IpcInput<C>): Promise<IpcResult<IpcOutput<C>>>
   on<C extends PushChannel>(channel: C, listener: (payload: PushPayload<C>) => void): () => void
+}
+
+/** Server-side implementation of every channel: one object, used by IPC and by HTTP alike. */
+export type ContractHandlers = {
+  [C in IpcChannel]: (input: z.infer<(typeof ipcContract)[C]['input']>) => Promise<IpcOutput<C>>
 }

@@ -8,6 +8,7 @@ import { createEngine } from '../engine/index.ts'
 import { runDoctor } from './doctor.ts'
 import { briefCommand, startPmForWatch } from './brief.ts'
 import { memoryCommand, usageCommand } from './pm-commands.ts'
+import { parsePort, serveCommand } from './serve/serve-command.ts'
 import {
   formatDoctor,
   formatEventLine,
@@ -23,6 +24,10 @@ const USAGE = `usage: navi <command> [options]
   events [--since 2h] [--project NAME] [--json]
   watch [--json] [--no-pm]                 run the engine (and the PM), print events and briefings
   brief [--json]                           run the PM now and print its briefing
+  serve [--port N] [--open] [--no-pm] [--json]
+                                           the popover in a browser, on 127.0.0.1 (prints its URL;
+                                           --port 0 or none: any free port; --open: open a browser;
+                                           --json: one line {url, port, token})
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
   doctor [--json]                          what was found, what is missing, how to fix it
   usage [--json]                           the PM's runs, tokens and cost today and this week
@@ -41,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
       project: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       'no-pm': { type: 'boolean', default: false },
+      port: { type: 'string' },
+      open: { type: 'boolean', default: false },
     },
   })
   const [command, sub] = positionals
@@ -91,6 +98,19 @@ async function main(argv: string[]): Promise<number> {
       return watch(paths, values.json, !values['no-pm'])
     case 'brief':
       return briefCommand(paths, print)
+    case 'serve': {
+      const port = parsePort(values.port)
+      if (port === null) {
+        console.error(`navi: --port expects a port number (0-65535), got "${values.port}"`)
+        return 2
+      }
+      return serveCommand(paths, {
+        port,
+        open: values.open,
+        withPm: !values['no-pm'],
+        json: values.json,
+      })
+    }
     case 'hooks': {
       if (sub === 'install') {
         const result = await installHooks(paths)

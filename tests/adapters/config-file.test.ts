@@ -82,3 +82,55 @@ describe('loadConfig', () => {
     expect(loaded.errors[0]?.message).toMatch(/^cannot read the file: /)
   })
 })
+
+describe('loadConfig with settings.json', () => {
+  const settingsFile = () => join(temp.paths.naviHome, 'settings.json')
+
+  it('applies the overrides over config.yaml, for the keys they set', async () => {
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(configFile, 'poll_interval: 45s\npm:\n  model: haiku\n  batch_window: 3m\n')
+    await writeFile(
+      settingsFile(),
+      JSON.stringify({ poll_interval: '10s', claude_path: '~/bin/claude', launch_at_login: true }),
+    )
+    const loaded = await loadConfig(temp.paths, '/home/ada')
+    expect(loaded.errors).toEqual([])
+    expect(loaded.config.pollIntervalMs).toBe(10_000)
+    expect(loaded.config.pm).toMatchObject({
+      model: 'haiku',
+      batchWindowMs: 180_000,
+      claudePath: '/home/ada/bin/claude',
+    })
+  })
+
+  it('applies them over the defaults when there is no config.yaml', async () => {
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(settingsFile(), JSON.stringify({ batch_window: '30s', model: 'opus' }))
+    const loaded = await loadConfig(temp.paths)
+    expect(loaded.exists).toBe(false)
+    expect(loaded.config.pm.batchWindowMs).toBe(30_000)
+    expect(loaded.config.pm.model).toBe('opus')
+  })
+
+  it('reports a bad settings.json as an error naming it, and config.yaml still applies', async () => {
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(configFile, 'poll_interval: 45s\n')
+    await writeFile(settingsFile(), '{"poll_interval": ')
+    const loaded = await loadConfig(temp.paths)
+    expect(loaded.config.pollIntervalMs).toBe(45_000)
+    expect(loaded.errors).toHaveLength(1)
+    expect(loaded.errors[0]?.file).toBe(settingsFile())
+    expect(loaded.errors[0]?.message).toMatch(/^invalid JSON/)
+  })
+
+  it('ignores a bad override key alone, reporting it', async () => {
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(settingsFile(), JSON.stringify({ poll_interval: 'soon', model: 'opus' }))
+    const loaded = await loadConfig(temp.paths)
+    expect(loaded.config.pollIntervalMs).toBe(defaultConfig().pollIntervalMs)
+    expect(loaded.config.pm.model).toBe('opus')
+    expect(loaded.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^poll_interval: expected a duration.*using the default$/),
+    ])
+  })
+})

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { defaultConfig, parseConfig, type ConfigError } from '../core/config.ts'
+import { defaultConfig, parseConfig, type ConfigError, type ParsedConfig } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import { applySettingsOverrides } from '../core/settings-overlay.ts'
 import type { NaviConfig } from '../../../shared/schemas/config.ts'
+import { readSettingsOverrides } from './navi-settings.ts'
 
 export interface LoadedConfig {
   config: NaviConfig
@@ -12,10 +14,27 @@ export interface LoadedConfig {
 }
 
 /**
- * Read `$NAVI_HOME/config.yaml`. Only ever reads: the user's file is never created, fixed or rewritten.
- * A missing file gives the defaults; an unreadable or invalid one gives the defaults plus errors.
+ * Read `$NAVI_HOME/config.yaml`, then apply the app's overrides from `settings.json` (poll interval, PM
+ * batch window, model, claude path), which win for the keys they set. Only ever reads: neither file is
+ * created, fixed or rewritten. A missing file gives the defaults; an unreadable or invalid one gives the
+ * defaults plus errors. A bad settings.json only adds errors naming it; config.yaml still applies.
  */
 export async function loadConfig(paths: EnginePaths, home = homedir()): Promise<LoadedConfig> {
+  const [yaml, settings] = await Promise.all([
+    loadConfigYaml(paths, home),
+    readSettingsOverrides(paths),
+  ])
+  return {
+    config: applySettingsOverrides(yaml.config, settings.overrides, home),
+    errors: [...yaml.errors, ...settings.errors],
+    exists: yaml.exists,
+  }
+}
+
+async function loadConfigYaml(
+  paths: EnginePaths,
+  home: string,
+): Promise<ParsedConfig & { exists: boolean }> {
   const file = naviFiles(paths).config
   let text: string
   try {

@@ -28,6 +28,8 @@ export function expandHome(path: string, home = homedir()): string {
 /** Files under the three roots, named once. */
 export const naviFiles = (p: EnginePaths) => ({
   config: join(p.naviHome, 'config.yaml'),
+  /** What the app's Settings change; its override keys win over config.yaml. */
+  settings: join(p.naviHome, 'settings.json'),
   pmDir: join(p.naviHome, 'pm'),
   eventLog: join(p.naviHome, 'pm', 'events.jsonl'),
   snapshotsDir: join(p.naviHome, 'pm', 'snapshots'),

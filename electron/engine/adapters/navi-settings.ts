@@ -1,0 +1,61 @@
+/**
+ * Reading `$NAVI_HOME/settings.json` (the app's Settings) for the engine and the CLI. Only reads; the
+ * writer is `electron/services/settings-store.ts`. A bad file never breaks anything: the defaults apply
+ * and the problems are reported.
+ */
+import { readFile } from 'node:fs/promises'
+import { parseSettings, type Settings } from '../../../shared/schemas/settings.ts'
+import type { ConfigError } from '../core/config.ts'
+import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import { pickOverrides, type SettingsOverrides } from '../core/settings-overlay.ts'
+
+export interface LoadedSettings {
+  settings: Settings
+  /** Why (parts of) the file were ignored, each naming settings.json. */
+  errors: ConfigError[]
+  /** False when there is no settings.json: the defaults apply and that is not an error. */
+  exists: boolean
+}
+
+/** The whole settings file, normalised by `parseSettings` (a bad key falls back to its default alone). */
+export async function readSettingsFile(paths: EnginePaths): Promise<LoadedSettings> {
+  const file = naviFiles(paths).settings
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const exists = code !== 'ENOENT'
+    const errors = exists ? [settingsError(file, `cannot read the file: ${messageOf(err)}`)] : []
+    return { settings: parseSettings({}).settings, errors, exists }
+  }
+  if (text.trim() === '') return { settings: parseSettings({}).settings, errors: [], exists: true }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    return {
+      settings: parseSettings({}).settings,
+      errors: [settingsError(file, `invalid JSON: ${messageOf(err)}`)],
+      exists: true,
+    }
+  }
+  const { settings, problems } = parseSettings(raw)
+  return { settings, errors: problems.map((p) => settingsError(file, p)), exists: true }
+}
+
+/** The override keys (poll_interval, batch_window, model, claude_path) set in settings.json. */
+export async function readSettingsOverrides(
+  paths: EnginePaths,
+): Promise<{ overrides: SettingsOverrides; errors: ConfigError[] }> {
+  const { settings, errors } = await readSettingsFile(paths)
+  return { overrides: pickOverrides(settings), errors }
+}
+
+function settingsError(file: string, message: string): ConfigError {
+  return { file, line: 0, message }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,72 @@
+/**
+ * "Go to session": makes a tmux pane the active one of its window and session and, when a terminal is
+ * attached to that server, switches it there. tmux is always run with an argument array, never a shell.
+ */
+import { execa } from 'execa'
+import type { CommandResult } from '../../../shared/ipc-contract.ts'
+
+export interface TmuxTarget {
+  /** The server: a socket path (`-S`) or, without a slash, a socket name (`-L`). */
+  socket: string
+  /** Pane id such as `%3`. */
+  pane: string
+}
+
+const PANE_ID = /^%\d+$/
+
+/** The tmux arguments that select the server of `socket`. */
+export function tmuxServerArgs(socket: string): string[] {
+  return [socket.includes('/') ? '-S' : '-L', socket]
+}
+
+/** Never throws: every failure is a `done: false` with the reason. */
+export async function focusTmuxPane(target: TmuxTarget): Promise<CommandResult> {
+  if (!PANE_ID.test(target.pane)) {
+    return { done: false, message: `not a tmux pane id: ${JSON.stringify(target.pane)}` }
+  }
+  if (target.socket === '') return { done: false, message: 'no tmux socket for this pane' }
+  const server = tmuxServerArgs(target.socket)
+  const tmux = async (...args: string[]) => {
+    try {
+      const result = await execa('tmux', [...server, ...args], {
+        reject: false,
+        timeout: 3_000,
+        stdin: 'ignore',
+      })
+      const error = String(result.stderr).trim() || `tmux exited with ${result.exitCode}`
+      return result.exitCode === 0
+        ? { ok: true as const, stdout: String(result.stdout) }
+        : { ok: false as const, error }
+    } catch (err) {
+      return { ok: false as const, error: err instanceof Error ? err.message : String(err) }
+    }
+  }
+
+  for (const command of ['select-window', 'select-pane']) {
+    const step = await tmux(command, '-t', target.pane)
+    if (!step.ok) return { done: false, message: `tmux ${command} failed: ${step.error}` }
+  }
+  const clients = await tmux('list-clients', '-F', '#{client_activity} #{client_name}')
+  const client = clients.ok ? mostRecentClient(clients.stdout) : null
+  if (!client) {
+    return {
+      done: true,
+      message: `selected pane ${target.pane}; no terminal is attached to that tmux server`,
+    }
+  }
+  const moved = await tmux('switch-client', '-c', client, '-t', target.pane)
+  if (!moved.ok) return { done: false, message: `tmux switch-client failed: ${moved.error}` }
+  return { done: true, message: `switched ${client} to pane ${target.pane}` }
+}
+
+/** The name of the client with the latest activity, from `#{client_activity} #{client_name}` lines. */
+export function mostRecentClient(listing: string): string | null {
+  let best: { at: number; name: string } | null = null
+  for (const line of listing.split('\n')) {
+    const match = /^(\d+) (.+)$/.exec(line.trim())
+    if (!match) continue
+    const at = Number(match[1])
+    if (!best || at > best.at) best = { at, name: match[2] ?? '' }
+  }
+  return best?.name ?? null
+}

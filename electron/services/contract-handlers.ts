@@ -1,0 +1,114 @@
+/**
+ * Every channel of the contract implemented over the engine, the PM and the settings: one object that
+ * the Electron IPC bridge and `navi serve` both dispatch to (see `dispatch.ts`).
+ */
+import type {
+  BriefingView,
+  CommandResult,
+  ContractHandlers,
+  ToolStatus,
+} from '../../shared/ipc-contract.ts'
+import type { BriefingState, PmRunStatus } from '../../shared/schemas/briefing.ts'
+import { installHooks } from '../engine/adapters/hooks-install.ts'
+import { focusTmuxPane, type TmuxTarget } from '../engine/adapters/tmux-focus.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+import type { Engine } from '../engine/index.ts'
+import type { Pm } from '../engine/pm/index.ts'
+import { pageEvents } from './events-page.ts'
+import type { SettingsStore } from './settings-store.ts'
+
+export interface ContractDeps {
+  engine: Engine
+  /** Null when the PM is off (`navi serve --no-pm`). */
+  pm: Pm | null
+  settings: SettingsStore
+  paths: EnginePaths
+  checkTools(): Promise<ToolStatus[]>
+  /** @default focusTmuxPane */
+  focusSession?(target: TmuxTarget): Promise<CommandResult>
+  /** @default installs with `installHooks(paths)` */
+  installHooks?(): Promise<CommandResult>
+  /** The tray hides its popover; absent in a browser. */
+  hidePopover?(): CommandResult
+  /** The PM run in progress, if any (the push hub tracks it). */
+  getPmRunning(): PmRunStatus | null
+}
+
+export const PM_OFF_MESSAGE = 'PM is off (navi serve --no-pm)'
+
+/** What the briefing zone shows when there is no PM at all. */
+export const pmOffState = (): BriefingState => ({
+  briefing: null,
+  is_stale: false,
+  error: PM_OFF_MESSAGE,
+  claude_missing: null,
+})
+
+export function createContractHandlers(deps: ContractDeps): ContractHandlers {
+  const briefingView = async (): Promise<BriefingView> => ({
+    state: deps.pm ? await deps.pm.getBriefing() : pmOffState(),
+    running: deps.getPmRunning(),
+  })
+
+  return {
+    'state:get': async () => deps.engine.getState(),
+
+    'events:list': async ({ limit, before, project }) => {
+      if (before !== undefined && Number.isNaN(Date.parse(before))) {
+        throw new Error(`before: not a timestamp: ${before}`)
+      }
+      const events = await deps.engine.listEvents(project ? { project } : {})
+      return pageEvents(events, { limit, before })
+    },
+
+    'briefing:get': briefingView,
+
+    'settings:get': async () => deps.settings.get(),
+
+    'tools:get': () => deps.checkTools(),
+
+    'briefing:refresh': async () => {
+      const pm = deps.pm
+      if (!pm) return { done: false, message: PM_OFF_MESSAGE }
+      const claude = (await deps.checkTools()).find((tool) => tool.name === 'claude')
+      if (claude && !claude.found) {
+        return { done: false, message: claude.fix ?? 'claude is not installed' }
+      }
+      // The run takes minutes: the UI follows it through pm:status and briefing:changed pushes.
+      pm.runNow().catch(() => undefined)
+      return { done: true, message: 'refreshing' }
+    },
+
+    'settings:set': (patch) => deps.settings.set(patch),
+
+    'hooks:install': () => (deps.installHooks ?? (() => installHooksCommand(deps.paths)))(),
+
+    'session:focus': async ({ session_id }) => {
+      const session = deps.engine.getSessions().find((s) => s.id === session_id)
+      if (!session) return { done: false, message: `no session ${session_id}` }
+      if (!session.tmux_pane || !session.tmux_socket) {
+        return { done: false, message: `${session.name} is not in tmux` }
+      }
+      const focus = deps.focusSession ?? focusTmuxPane
+      return focus({ socket: session.tmux_socket, pane: session.tmux_pane })
+    },
+
+    'popover:hide': async () => deps.hidePopover?.() ?? { done: false, message: 'no popover here' },
+  }
+}
+
+/** `navi hooks install` as a command result: what was written, or why not. */
+export async function installHooksCommand(paths: EnginePaths): Promise<CommandResult> {
+  try {
+    const result = await installHooks(paths)
+    const backup = result.backupPath ? ` (backup: ${result.backupPath})` : ''
+    return {
+      done: true,
+      message: result.changed
+        ? `Navi hooks installed in ${result.settingsPath}${backup}`
+        : `Navi hooks were already installed in ${result.settingsPath}`,
+    }
+  } catch (error) {
+    return { done: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}

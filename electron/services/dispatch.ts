@@ -1,0 +1,76 @@
+/**
+ * One call of the contract, whatever the transport: find the channel, check the input, run the handler,
+ * check the output, and answer an `IpcResult` envelope. Never throws.
+ */
+import { z } from 'zod'
+import {
+  ipcContract,
+  type ContractHandlers,
+  type IpcChannel,
+  type IpcResult,
+} from '../../shared/ipc-contract.ts'
+
+/** The `error.code` values of a failed call. */
+export type DispatchErrorCode = 'unknown_channel' | 'bad_input' | 'failed' | 'bad_output'
+
+export function isIpcChannel(channel: string): channel is IpcChannel {
+  return Object.hasOwn(ipcContract, channel)
+}
+
+/**
+ * Runs `channel` with `rawInput`. Unknown channel → `unknown_channel`; input not matching the contract →
+ * `bad_input`; handler throws → `failed` (its message only); output not matching → `bad_output` (so
+ * drift between handlers and contract shows up at once instead of in the renderer).
+ * A `void` channel takes `undefined`, `null` or `{}` alike: IPC sends nothing, HTTP an empty body or `{}`.
+ */
+export async function dispatchCall(
+  handlers: ContractHandlers,
+  channel: string,
+  rawInput: unknown,
+): Promise<IpcResult<unknown>> {
+  if (!isIpcChannel(channel)) {
+    return failure('unknown_channel', `unknown channel "${channel}"`)
+  }
+  const { input: inputSchema, output: outputSchema } = ipcContract[channel]
+  const input = inputSchema.safeParse(normaliseVoidInput(inputSchema, rawInput))
+  if (!input.success) {
+    return failure('bad_input', `${channel}: ${describeIssues(input.error)}`)
+  }
+  let output: unknown
+  try {
+    const handler = handlers[channel] as (input: unknown) => Promise<unknown>
+    output = await handler(input.data)
+  } catch (error) {
+    return failure('failed', error instanceof Error ? error.message : String(error))
+  }
+  const checked = outputSchema.safeParse(output)
+  if (!checked.success) {
+    return failure(
+      'bad_output',
+      `${channel} answered off-contract: ${describeIssues(checked.error)}`,
+    )
+  }
+  return { ok: true, data: checked.data }
+}
+
+function normaliseVoidInput(schema: z.ZodType, raw: unknown): unknown {
+  if (!(schema instanceof z.ZodVoid)) return raw
+  const empty =
+    raw === null ||
+    (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0)
+  return empty ? undefined : raw
+}
+
+/** `path: message` for the first few issues, on one line. */
+export function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.map(String).join('.')
+    return path ? `${path}: ${issue.message}` : issue.message
+  })
+  const more = error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : ''
+  return shown.join('; ') + more
+}
+
+function failure(code: DispatchErrorCode, message: string): IpcResult<never> {
+  return { ok: false, error: { code, message } }
+}
