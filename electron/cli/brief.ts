@@ -33,7 +33,12 @@ export async function startPmForWatch(
   json: boolean,
 ): Promise<Pm> {
   const { config } = await loadConfig(paths)
-  const pm = createPm({ paths, engine, settings: config.pm })
+  const pm = createPm({
+    paths,
+    engine,
+    settings: config.pm,
+    reloadSettings: async () => (await loadConfig(paths)).config.pm,
+  })
   pm.onStatus((status) => {
     if (json) console.log(JSON.stringify({ kind: 'pm_status', ...status }))
     else if (status.phase === 'starting') console.error(`PM: updating (${status.trigger})…`)

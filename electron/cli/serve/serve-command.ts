@@ -35,7 +35,12 @@ export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Prom
   const engine = createEngine({ paths })
   await engine.start()
   const pm = opts.withPm
-    ? createPm({ paths, engine, settings: (await loadConfig(paths)).config.pm })
+    ? createPm({
+        paths,
+        engine,
+        settings: (await loadConfig(paths)).config.pm,
+        reloadSettings: async () => (await loadConfig(paths)).config.pm,
+      })
     : null
   const hub = createPushHub({ engine, pm })
   const shutdown = async () => {

@@ -32,6 +32,11 @@ export interface PmOptions {
   settings: PmSettings
   /** @default Date.now */
   clock?: () => number
+  /**
+   * Read before each run, so a model or claude path changed in Settings applies to the next run without a
+   * restart (the batch window and the interval are read once, at start). @default the fixed `settings`
+   */
+  reloadSettings?: () => Promise<PmSettings>
   /** Passed (filtered) to the CLI; tests point it at a scripted API. @default process.env */
   env?: Readonly<Record<string, string | undefined>>
 }
@@ -71,14 +76,15 @@ export function createPm(opts: PmOptions): Pm {
       events,
       projects: opts.engine.getState().projects,
     })
+    const settings = (await opts.reloadSettings?.().catch(() => null)) ?? opts.settings
     const result = await runPm({
       paths: opts.paths,
       inbox: serializeInbox(inbox),
       trigger,
-      model: opts.settings.model,
-      claudeBin: opts.settings.claudePath,
-      timeoutMs: opts.settings.timeoutMs,
-      resume: opts.settings.resume,
+      model: settings.model,
+      claudeBin: settings.claudePath,
+      timeoutMs: settings.timeoutMs,
+      resume: settings.resume,
       onStatus: (status) => statusListeners.forEach((listener) => listener(status)),
       ...(opts.env ? { env: opts.env } : {}),
     })
