@@ -1,51 +1,58 @@
-import { join } from 'node:path'
-import { app, BrowserWindow, ipcMain } from 'electron'
-import { ipcContract, type IpcChannel, type IpcResult } from '../../shared/ipc-contract.ts'
-import { createEngine } from '../engine/index.ts'
-import { resolvePaths } from '../engine/core/paths.ts'
+/**
+ * Navi's Electron entry: one instance, no Dock icon, the login shell's PATH, then the tray app
+ * (`app.ts`). A tray app does not quit when its window closes; quitting stops the PM and the engine first.
+ */
+import { homedir } from 'node:os'
+import { app } from 'electron'
+import { startNavi, type NaviApp } from './app.ts'
+import { fixPath } from './fix-path.ts'
+import { registerRendererScheme } from './popover/renderer-protocol.ts'
 
-// The tray, popover and notifications are issue 4; this shell hosts the engine and shows its state.
-const engine = createEngine({ paths: resolvePaths() })
+/** How long quitting waits for the PM and the engine to stop before leaving anyway. */
+const STOP_TIMEOUT_MS = 5_000
 
-function handle<C extends IpcChannel>(channel: C, fn: (input: unknown) => Promise<unknown>): void {
-  ipcMain.handle(channel, async (_event, raw): Promise<IpcResult<unknown>> => {
-    const parsed = ipcContract[channel].input.safeParse(raw)
-    if (!parsed.success)
-      return { ok: false, error: { code: 'bad_input', message: parsed.error.message } }
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  registerRendererScheme()
+  if (process.platform === 'win32') app.setAppUserModelId('dev.navi.app')
+  // Started from Finder, the Dock or a desktop entry, the app lacks the shell's PATH: claude, git, tmux
+  // and gh must be found before the engine and the PM look for them.
+  const pathFixed = fixPath({ env: process.env, platform: process.platform, home: homedir() })
+    .then((path) => {
+      if (path) process.env.PATH = path
+    })
+    .catch(() => undefined)
+
+  let navi: NaviApp | null = null
+  let stopping: Promise<unknown> | null = null
+  let stopped = false
+
+  app.on('second-instance', () => navi?.showPopover())
+  app.on('window-all-closed', () => {
+    // Keep running in the tray.
+  })
+  app.on('before-quit', (event) => {
+    if (stopped || !navi) return
+    event.preventDefault()
+    if (stopping) return
+    const timeout = new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))
+    stopping = Promise.race([navi.stop(), timeout])
+      .catch((error) => console.error('navi: stopping failed:', error))
+      .finally(() => {
+        stopped = true
+        app.quit()
+      })
+  })
+
+  app.whenReady().then(async () => {
+    app.dock?.hide()
+    await pathFixed
     try {
-      return { ok: true, data: await fn(parsed.data) }
+      navi = await startNavi({ e2e: process.env.NAVI_E2E === '1' })
     } catch (error) {
-      return { ok: false, error: { code: 'failed', message: String(error) } }
+      console.error('navi: failed to start:', error)
+      app.exit(1)
     }
   })
 }
-
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 420,
-    height: 600,
-    show: false,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      sandbox: true,
-      contextIsolation: true,
-      nodeIntegration: false,
-    },
-  })
-  window.once('ready-to-show', () => window.show())
-  if (process.env.ELECTRON_RENDERER_URL) window.loadURL(process.env.ELECTRON_RENDERER_URL)
-  else window.loadFile(join(import.meta.dirname, '../renderer/index.html'))
-  return window
-}
-
-app.whenReady().then(async () => {
-  handle('state:get', async () => engine.getState())
-  handle('events:list', async (input) => engine.listEvents(input as { sinceMs?: number }))
-  await engine.start()
-  const window = createWindow()
-  engine.subscribe((events) => window.webContents.send('events:appended', events))
-})
-
-app.on('window-all-closed', () => {
-  engine.stop().finally(() => app.quit())
-})

@@ -9,7 +9,7 @@ import type {
   ToolStatus,
 } from '../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../shared/schemas/briefing.ts'
-import { installHooks } from '../engine/adapters/hooks-install.ts'
+import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
 import { focusTmuxPane, type TmuxTarget } from '../engine/adapters/tmux-focus.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
@@ -98,9 +98,12 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
 }
 
 /** `navi hooks install` as a command result: what was written, or why not. */
-export async function installHooksCommand(paths: EnginePaths): Promise<CommandResult> {
+export async function installHooksCommand(
+  paths: EnginePaths,
+  opts: HooksInstallOptions = {},
+): Promise<CommandResult> {
   try {
-    const result = await installHooks(paths)
+    const result = await installHooks(paths, opts)
     const backup = result.backupPath ? ` (backup: ${result.backupPath})` : ''
     return {
       done: true,

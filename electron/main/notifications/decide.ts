@@ -1,0 +1,260 @@
+/**
+ * Which desktop notifications to show, decided without I/O: a reducer over engine events, the PM's attention
+ * items, the settings and the clock. The Electron notifier owns the timer and the `Notification` objects.
+ */
+import type { EngineEvent } from '../../../shared/schemas/event.ts'
+import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import type { Settings } from '../../../shared/schemas/settings.ts'
+import { parseDuration } from '../../engine/core/config.ts'
+import { plainText } from './plain-text.ts'
+
+export type NotificationKind =
+  'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention'
+
+/** A tmux-hosted session the notification's "Go to session" action focuses. */
+export interface NotificationSession {
+  id: string
+  tmuxPane: string
+  tmuxSocket: string | null
+}
+
+/** One notification to show. `title` and `body` are plain text (never markup), already trimmed. */
+export interface NotificationSpec {
+  kind: NotificationKind
+  project: string
+  title: string
+  body: string
+  session?: NotificationSession
+  /** Stable identity, e.g. for replacing or deduplicating on the shell side. */
+  key: string
+}
+
+export interface AttentionItemInput {
+  project: string
+  priority: 'high' | 'medium' | 'low'
+  title: string
+  description?: string
+}
+
+interface PendingCommit {
+  sha: string
+  subject: string
+}
+
+/** Commits to one project collected since `openedAt`; shown as one notification when the window ends. */
+export interface CommitGroup {
+  openedAt: number
+  /** Oldest first, as they arrived. */
+  commits: PendingCommit[]
+  /** Commits the engine counted but did not list one by one. */
+  uncounted: number
+}
+
+export interface NotifierState {
+  commitGroups: Record<string, CommitGroup>
+  /** `attentionKey` of every high-priority item of the latest briefing. */
+  seenAttention: string[]
+}
+
+export interface NotifierInput {
+  now: number
+  events: EngineEvent[]
+  projects: ProjectSnapshot[]
+  /** The full attention list of a briefing that just arrived; absent when no new briefing. */
+  attentionItems?: AttentionItemInput[]
+  settings: Settings
+  popover: { visible: boolean }
+}
+
+export interface NotifierDecision {
+  state: NotifierState
+  notifications: NotificationSpec[]
+  /** When to call `decideNotifications` again (with no events) to flush a commit group; null: nothing pending. */
+  nextWakeAt: number | null
+}
+
+export const initialNotifierState = (): NotifierState => ({ commitGroups: {}, seenAttention: [] })
+
+export const DEFAULT_COMMIT_GROUP_WINDOW_MS = 30_000
+const TITLE_MAX = 80
+const BODY_MAX = 240
+const SUBJECT_MAX = 72
+const SUBJECTS_SHOWN = 3
+
+/** The ISO time `hours` from `now`, for `settings.paused_until`. */
+export function pauseUntil(now: number, hours: number): string {
+  return new Date(now + hours * 3_600_000).toISOString()
+}
+
+/** True while `settings.paused_until` lies in the future. An unreadable time counts as not paused. */
+export function isPaused(settings: Pick<Settings, 'paused_until'>, now: number): boolean {
+  if (!settings.paused_until) return false
+  const until = Date.parse(settings.paused_until)
+  return Number.isFinite(until) && now < until
+}
+
+export const attentionKey = (item: Pick<AttentionItemInput, 'project' | 'title'>): string =>
+  `${item.project}\u0000${item.title}`
+
+/**
+ * The reducer. Suppressed notifications (toggle off, paused, popover visible) are dropped, never queued:
+ * a commit group whose window ends during a pause is discarded, and high-priority items count as seen.
+ */
+export function decideNotifications(state: NotifierState, input: NotifierInput): NotifierDecision {
+  const { now, settings } = input
+  const windowMs = parseDuration(settings.commit_group_window) ?? DEFAULT_COMMIT_GROUP_WINDOW_MS
+  const silenced = input.popover.visible || isPaused(settings, now)
+  const toggles = settings.notifications
+  const notifications: NotificationSpec[] = []
+  const groups: Record<string, CommitGroup> = { ...state.commitGroups }
+
+  const flush = (project: string) => {
+    const group = groups[project]
+    delete groups[project]
+    if (group && !silenced && toggles.commits)
+      notifications.push(commitNotification(project, group))
+  }
+
+  for (const event of input.events) {
+    if (event.type === 'commit') {
+      if (silenced || !toggles.commits) continue
+      const open = groups[event.project]
+      if (open && now >= open.openedAt + windowMs) flush(event.project)
+      groups[event.project] = addCommit(groups[event.project], event, now)
+      continue
+    }
+    if (silenced) continue
+    const spec = eventNotification(event, input.projects, toggles)
+    if (spec) notifications.push(spec)
+  }
+
+  for (const [project, group] of Object.entries(groups)) {
+    if (now >= group.openedAt + windowMs) flush(project)
+  }
+
+  let seenAttention = state.seenAttention
+  if (input.attentionItems) {
+    const high = input.attentionItems.filter((item) => item.priority === 'high')
+    const seen = new Set(state.seenAttention)
+    if (!silenced && toggles.attention_items) {
+      for (const item of high) {
+        if (!seen.has(attentionKey(item))) notifications.push(attentionNotification(item))
+      }
+    }
+    // Only the current briefing's items are remembered: one that goes away and comes back is news again.
+    seenAttention = [...new Set(high.map(attentionKey))]
+  }
+
+  const deadlines = Object.values(groups).map((g) => g.openedAt + windowMs)
+  return {
+    state: { commitGroups: groups, seenAttention },
+    notifications: dedupeByKey(notifications),
+    nextWakeAt: deadlines.length > 0 ? Math.min(...deadlines) : null,
+  }
+}
+
+function addCommit(group: CommitGroup | undefined, event: EngineEvent, now: number): CommitGroup {
+  const base = group ?? { openedAt: now, commits: [], uncounted: 0 }
+  const sha = str(event.details.sha) ?? event.id
+  if (base.commits.some((c) => c.sha === sha)) return base
+  const more = typeof event.details.more_commits === 'number' ? event.details.more_commits : 0
+  return {
+    openedAt: base.openedAt,
+    commits: [...base.commits, { sha, subject: str(event.details.message) ?? '' }],
+    uncounted: base.uncounted + Math.max(0, Math.floor(more)),
+  }
+}
+
+function commitNotification(project: string, group: CommitGroup): NotificationSpec {
+  const count = group.commits.length + group.uncounted
+  const newestFirst = [...group.commits].reverse()
+  const lines = newestFirst
+    .slice(0, SUBJECTS_SHOWN)
+    .map((c) => plainText(c.subject, SUBJECT_MAX) || c.sha.slice(0, 7))
+  const hidden = count - lines.length
+  if (hidden > 0) lines.push(`+${hidden} more`)
+  return {
+    kind: 'commits',
+    project,
+    title: plainText(`${project}: ${count} ${count === 1 ? 'commit' : 'commits'}`, TITLE_MAX),
+    body: lines.join('\n').slice(0, BODY_MAX),
+    key: `commits:${project}:${group.commits[0]?.sha ?? group.openedAt}`,
+  }
+}
+
+function eventNotification(
+  event: EngineEvent,
+  projects: ProjectSnapshot[],
+  toggles: Settings['notifications'],
+): NotificationSpec | null {
+  const d = event.details
+  const base = { project: event.project, key: `${event.type}:${event.id}` }
+  if (event.type === 'task_completed' && toggles.task_completed) {
+    return {
+      ...base,
+      kind: 'task_completed',
+      title: plainText(`${event.project}: task done`, TITLE_MAX),
+      body: plainText(joinParts(str(d.task_title), str(d.pbi_title)), BODY_MAX),
+    }
+  }
+  if (event.type === 'pbi_completed' && toggles.task_completed) {
+    const tasks = typeof d.tasks === 'number' ? d.tasks : null
+    const all =
+      tasks === null ? 'all tasks done' : `all ${tasks} ${tasks === 1 ? 'task' : 'tasks'} done`
+    return {
+      ...base,
+      kind: 'pbi_completed',
+      title: plainText(`${event.project}: PBI complete`, TITLE_MAX),
+      body: plainText(joinParts(str(d.title), all), BODY_MAX),
+    }
+  }
+  if (event.type === 'session_status_change' && toggles.needs_human) {
+    const to = str(d.to)
+    if (to !== 'needs_permission' && to !== 'waiting_input') return null
+    const session = findSession(projects, event.project, event.session)
+    const reason = str(d.reason) ?? session?.status_reason ?? null
+    const what = to === 'needs_permission' ? 'needs your permission' : 'needs input'
+    const goTo: NotificationSession | undefined =
+      session && session.tmux_pane
+        ? { id: session.id, tmuxPane: session.tmux_pane, tmuxSocket: session.tmux_socket }
+        : undefined
+    return {
+      ...base,
+      kind: 'needs_human',
+      title: plainText(`${event.project}: ${what}`, TITLE_MAX),
+      body: plainText(reason ?? str(d.name) ?? 'A session is waiting for you', BODY_MAX),
+      ...(goTo ? { session: goTo } : {}),
+    }
+  }
+  return null
+}
+
+function attentionNotification(item: AttentionItemInput): NotificationSpec {
+  return {
+    kind: 'attention',
+    project: item.project,
+    title: plainText(`${item.project}: ${item.title}`, TITLE_MAX),
+    body: plainText(item.description ?? item.title, BODY_MAX),
+    key: `attention:${attentionKey(item)}`,
+  }
+}
+
+function findSession(projects: ProjectSnapshot[], project: string, sessionId: string | undefined) {
+  if (!sessionId) return undefined
+  const owner = projects.find((p) => p.name === project)
+  return (
+    owner?.sessions.find((s) => s.id === sessionId) ??
+    projects.flatMap((p) => p.sessions).find((s) => s.id === sessionId)
+  )
+}
+
+function dedupeByKey(specs: NotificationSpec[]): NotificationSpec[] {
+  const seen = new Set<string>()
+  return specs.filter((spec) => !seen.has(spec.key) && seen.add(spec.key))
+}
+
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined
+
+const joinParts = (...parts: (string | undefined)[]): string =>
+  parts.filter((p): p is string => p !== undefined).join(' — ')
