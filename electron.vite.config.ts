@@ -26,6 +26,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
+    // Relative asset URLs: Electron loads the page from file://, navi serve from /.
+    base: './',
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),

@@ -1,0 +1,103 @@
+import { useBriefingStore } from '../store/briefing-store.ts'
+import { relativeTime, sortAttentionItems, updatingText } from '../store/selectors.ts'
+import { useUiStore } from '../store/ui-store.ts'
+
+/** Zone 1: the PM's briefing, what needs attention, and breadcrumbs when you come back. */
+export function BriefingZone() {
+  const state = useBriefingStore((s) => s.state)
+  const running = useBriefingStore((s) => s.running)
+  const refresh = useBriefingStore((s) => s.refresh)
+  const now = useUiStore((s) => s.now)
+  const showBreadcrumbs = useUiStore((s) => s.showBreadcrumbs)
+  const briefing = state?.briefing ?? null
+  const updating = updatingText(running)
+  const attention = briefing ? sortAttentionItems(briefing.output.attention_items) : []
+  const breadcrumbs = showBreadcrumbs && briefing ? briefing.output.breadcrumbs : []
+
+  return (
+    <section className="zone zone--briefing" data-testid="zone-briefing" aria-label="PM briefing">
+      <header className="zone-head">
+        <h2 className="zone-title">PM</h2>
+        <span className="zone-meta">
+          {updating ? (
+            <span className="updating" data-testid="briefing-updating">
+              <span className="pulse" aria-hidden="true" />
+              {updating}
+            </span>
+          ) : (
+            briefing && (
+              <span data-testid="briefing-updated" title={briefing.generated_at}>
+                updated {relativeTime(now, briefing.generated_at)}
+              </span>
+            )
+          )}
+          {state?.is_stale && (
+            <span
+              className="stale"
+              data-testid="briefing-stale"
+              title={state.error ?? 'The last PM run did not finish; this briefing is old.'}
+            >
+              stale
+            </span>
+          )}
+        </span>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="refresh-button"
+          title="Refresh the briefing (r)"
+          aria-label="Refresh the briefing"
+          disabled={updating !== null}
+          onClick={() => refresh()}
+        >
+          ↻
+        </button>
+      </header>
+      <div className="briefing-body">
+        {state?.claude_missing && (
+          <p className="claude-missing" data-testid="claude-missing">
+            <strong>Claude Code not found.</strong> {state.claude_missing}
+          </p>
+        )}
+        {briefing ? (
+          <p className="briefing-text" data-testid="briefing-text">
+            {briefing.output.briefing}
+          </p>
+        ) : (
+          <p className="briefing-empty" data-testid="briefing-empty">
+            No PM briefing yet
+          </p>
+        )}
+        {attention.length > 0 && (
+          <ul className="attention">
+            {attention.map((item, i) => (
+              <li
+                key={`${item.project}-${i}`}
+                className={`attention-item attention-item--${item.priority}`}
+                data-testid="attention-item"
+                data-priority={item.priority}
+                title={item.description ?? item.title}
+              >
+                <span className="attention-mark" aria-hidden="true">
+                  ⚠
+                </span>
+                <span className="attention-project">{item.project}</span>
+                <span className="attention-title">{item.title}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {breadcrumbs.length > 0 && (
+          <ul className="breadcrumbs" aria-label="While you were away">
+            {breadcrumbs.map((b, i) => (
+              <li key={`${b.project}-${i}`} className="breadcrumb" data-testid="breadcrumb">
+                <span className="breadcrumb-project">{b.project}</span>
+                <span className="breadcrumb-text">{b.message}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,49 @@
+import type { Session } from '../../../shared/schemas/session.ts'
+import { relativeTime, sessionStatusLabel } from '../store/selectors.ts'
+import { useUiStore } from '../store/ui-store.ts'
+
+/** A project's sessions, live ones first, with "Go to session" where the session runs in tmux. */
+export function DetailSessions({ sessions, now }: { sessions: Session[]; now: number }) {
+  const focusSession = useUiStore((s) => s.focusSession)
+  if (sessions.length === 0) return <p className="empty">No sessions.</p>
+  const ordered = [...sessions].sort(
+    (a, b) => Number(a.status === 'ended') - Number(b.status === 'ended'),
+  )
+  return (
+    <ul className="detail-list">
+      {ordered.map((s) => (
+        <li
+          key={s.id}
+          className="detail-session"
+          data-testid="detail-session"
+          data-session={s.id}
+          data-status={s.status}
+        >
+          <div className="detail-session-line">
+            <span className="muted">{s.agent}</span>
+            <span className="ellipsis" title={s.name}>
+              {s.name}
+            </span>
+            <span className={`status status--${s.status}`}>{sessionStatusLabel(s.status)}</span>
+            <span className="muted nowrap">{relativeTime(now, s.last_activity)}</span>
+            {s.tmux_pane && s.status !== 'ended' && (
+              <button
+                type="button"
+                className="small-button"
+                data-testid="go-to-session"
+                onClick={() => focusSession(s.id)}
+              >
+                Go to session
+              </button>
+            )}
+          </div>
+          {s.status_reason && (
+            <div className="detail-reason" title={s.status_reason}>
+              {s.status_reason}
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,41 @@
+import { create } from 'zustand'
+import type { EngineEvent } from '../../../shared/schemas/event.ts'
+import { invoke } from '../lib/api.ts'
+import { mergeEvents } from './selectors.ts'
+
+/** The most events the popover keeps; older ones stay in the log. */
+export const EVENTS_CAP = 1000
+const PAGE = 200
+
+interface EventsStore {
+  events: EngineEvent[]
+  hasMore: boolean
+  error: string | null
+  load(): Promise<void>
+  loadOlder(): Promise<void>
+  append(events: EngineEvent[]): void
+}
+
+export const useEventsStore = create<EventsStore>()((set, get) => ({
+  events: [],
+  hasMore: false,
+  error: null,
+  load: async () => {
+    const result = await invoke('events:list', { limit: PAGE })
+    if (!result.ok) return set({ error: result.error.message })
+    set({
+      events: mergeEvents(get().events, result.data.events, EVENTS_CAP),
+      hasMore: result.data.has_more,
+      error: null,
+    })
+  },
+  loadOlder: async () => {
+    const oldest = get().events.at(-1)
+    if (!oldest) return
+    const result = await invoke('events:list', { limit: PAGE, before: oldest.timestamp })
+    if (!result.ok) return set({ error: result.error.message })
+    const events = mergeEvents(get().events, result.data.events, EVENTS_CAP)
+    set({ events, hasMore: result.data.has_more && events.length < EVENTS_CAP, error: null })
+  },
+  append: (incoming) => set({ events: mergeEvents(get().events, incoming, EVENTS_CAP) }),
+}))

@@ -1,0 +1,289 @@
+/**
+ * Pure views of the engine's data for the popover: sorting, wording, colours and relative times. No DOM, no
+ * store, no I/O: `now` is always passed in, so the unit tests (tests/unit/renderer-selectors.test.ts) pin it.
+ */
+import type { ToolStatus } from '../../../shared/ipc-contract.ts'
+import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
+import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import type { Attention, ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import type { SessionStatus, TaskList } from '../../../shared/schemas/session.ts'
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+const ATTENTION_ORDER: Record<Attention, number> = {
+  needs_input: 0,
+  pbi_complete: 1,
+  active: 2,
+  stale: 3,
+  idle: 4,
+}
+
+/** Attention order (needs input first, idle last), then most recent activity, then name. */
+export function sortProjects(projects: readonly ProjectSnapshot[]): ProjectSnapshot[] {
+  return [...projects].sort(
+    (a, b) =>
+      ATTENTION_ORDER[a.attention] - ATTENTION_ORDER[b.attention] ||
+      timeOf(b.last_activity) - timeOf(a.last_activity) ||
+      a.name.localeCompare(b.name),
+  )
+}
+
+/** The glyph drawn in the row's status badge; the badge's colour comes from `data-attention`. */
+export const ATTENTION_ICON: Record<Attention, string> = {
+  needs_input: '?',
+  pbi_complete: '✓',
+  active: '●',
+  stale: '!',
+  idle: '–',
+}
+
+export const ATTENTION_LABEL: Record<Attention, string> = {
+  needs_input: 'needs input',
+  pbi_complete: 'PBI complete',
+  active: 'active',
+  stale: 'stale',
+  idle: 'idle',
+}
+
+const STATUS_LABEL: Record<SessionStatus, string> = {
+  working: 'working',
+  needs_permission: 'permission',
+  waiting_input: 'waiting',
+  idle: 'idle',
+  ended: 'ended',
+}
+
+export function sessionStatusLabel(status: SessionStatus | null): string {
+  return status ? STATUS_LABEL[status] : 'no session'
+}
+
+/** `PBI-8 Research agent` when the list has such an id; a session's task list shows only its title. */
+export function pbiLabel(pbi: { id: string; title: string }): string {
+  return /^[A-Za-z]+-\d+$/.test(pbi.id) ? `${pbi.id} ${pbi.title}` : pbi.title
+}
+
+/** Everything one project row shows, as text. */
+export interface ProjectLine {
+  name: string
+  icon: string
+  attention: Attention
+  /** PBI or task-list title; else the branch; else null. */
+  work: string | null
+  /** `2/7`, or null without a PBI. */
+  progress: string | null
+  status: string
+  ago: string
+  /** Why the session waits (permission message…), shown under the row. */
+  reason: string | null
+}
+
+export function projectLine(p: ProjectSnapshot, now: number): ProjectLine {
+  const pbi = p.current_pbi
+  return {
+    name: p.name,
+    icon: ATTENTION_ICON[p.attention],
+    attention: p.attention,
+    work: pbi ? singleLine(pbiLabel(pbi)) : p.branch ? `on ${p.branch}` : null,
+    progress: pbi ? `${pbi.tasks.done}/${pbi.tasks.total}` : null,
+    status: sessionStatusLabel(p.session_status),
+    ago: relativeTime(now, p.last_activity),
+    reason: p.session_status_reason ? singleLine(p.session_status_reason) : null,
+  }
+}
+
+/** The task list behind `current_pbi`, else the most recently updated list. */
+export function currentTaskList(p: ProjectSnapshot): TaskList | null {
+  const byId = p.current_pbi ? p.task_lists.find((l) => l.id === p.current_pbi?.id) : undefined
+  if (byId) return byId
+  const lists = [...p.task_lists].sort((a, b) => timeOf(b.updated_at) - timeOf(a.updated_at))
+  return lists[0] ?? null
+}
+
+/** `just now`, `3m ago`, `2h ago`, `4d ago`; empty for an unknown time. */
+export function relativeTime(now: number, iso: string | null | undefined): string {
+  const at = iso ? Date.parse(iso) : NaN
+  if (!Number.isFinite(at)) return ''
+  const ms = Math.max(0, now - at)
+  if (ms < MINUTE) return 'just now'
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)}m ago`
+  if (ms < DAY) return `${Math.floor(ms / HOUR)}h ago`
+  return `${Math.floor(ms / DAY)}d ago`
+}
+
+/** `15:12` for today (local time), `Nov 20` for an older day. */
+export function clockTime(now: number, iso: string): string {
+  const at = new Date(iso)
+  if (!Number.isFinite(at.getTime())) return ''
+  const today = new Date(now)
+  if (at.toDateString() === today.toDateString()) {
+    const pad = (n: number) => String(n).padStart(2, '0')
+    return `${pad(at.getHours())}:${pad(at.getMinutes())}`
+  }
+  return `${MONTHS[at.getMonth()]} ${at.getDate()}`
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** One line of untrusted text: control characters and line breaks become single spaces. */
+export function singleLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim()
+}
+
+export type EventColour = 'green' | 'yellow' | 'cyan'
+
+const EVENT_COLOUR: Record<EventType, EventColour> = {
+  task_started: 'green',
+  task_completed: 'green',
+  pbi_completed: 'green',
+  session_started: 'yellow',
+  session_ended: 'yellow',
+  session_status_change: 'yellow',
+  commit: 'cyan',
+  branch_created: 'cyan',
+  pr_created: 'cyan',
+}
+
+/** Tasks green, sessions yellow, git cyan: the seed's colours. */
+export function eventColourClass(type: EventType): EventColour {
+  return EVENT_COLOUR[type]
+}
+
+/** Events older than an hour are dimmed. */
+export function isOldEvent(now: number, e: EngineEvent): boolean {
+  return now - Date.parse(e.timestamp) > HOUR
+}
+
+/** What happened, in a few words; the wording follows the CLI's `describeEvent`. */
+export function eventText(e: EngineEvent): string {
+  const d = e.details
+  const str = (key: string): string => {
+    const value = d[key]
+    return typeof value === 'string' ? singleLine(value) : ''
+  }
+  const num = (key: string): number | null => {
+    const value = d[key]
+    return typeof value === 'number' ? value : null
+  }
+  switch (e.type) {
+    case 'commit': {
+      const more = num('more_commits')
+      return `${str('sha').slice(0, 7)} ${str('message')}${more ? ` (+${more} more)` : ''}`
+    }
+    case 'branch_created':
+      return `branch ${str('branch')} created`
+    case 'task_started':
+      return `task started: ${str('task_title')}`
+    case 'task_completed':
+      return `task done: ${str('task_title')}`
+    case 'pbi_completed':
+      return `all tasks done: ${str('title')}`
+    case 'session_started':
+      return `${str('agent') || 'agent'} session ${str('name')} ${d.resumed === true ? 'resumed' : 'started'}`
+    case 'session_ended':
+      return `session ${str('name')} ended${str('reason') ? ` (${str('reason')})` : ''}`
+    case 'session_status_change':
+      return statusChangeText(str('name'), str('from'), str('to'), str('reason'))
+    case 'pr_created': {
+      const n = num('number')
+      return `PR${n !== null ? ` #${n}` : ''} opened for ${str('branch') || 'a branch'}`
+    }
+  }
+}
+
+function statusChangeText(name: string, from: string, to: string, reason: string): string {
+  if (to === 'needs_permission') return `needs permission: ${reason || name}`
+  if (to === 'waiting_input') return `waiting for input${reason ? `: ${reason}` : ''}`
+  const label = (s: string) => (s in STATUS_LABEL ? STATUS_LABEL[s as SessionStatus] : s)
+  return `${name ? `${name}: ` : ''}${label(from)} → ${label(to)}`
+}
+
+/** The commit's branch and full sha, for the row's tooltip; else the text itself. */
+export function eventTooltip(e: EngineEvent): string {
+  const text = eventText(e)
+  if (e.type !== 'commit') return text
+  const sha = typeof e.details.sha === 'string' ? e.details.sha : ''
+  const branch = typeof e.details.branch === 'string' ? e.details.branch : '(detached)'
+  return `${text}\n${sha} on ${branch}`
+}
+
+/** New events merged into the list: deduplicated by id, newest first, at most `cap`. */
+export function mergeEvents(
+  current: readonly EngineEvent[],
+  incoming: readonly EngineEvent[],
+  cap: number,
+): EngineEvent[] {
+  const byId = new Map<string, EngineEvent>()
+  for (const e of [...incoming, ...current]) if (!byId.has(e.id)) byId.set(e.id, e)
+  return [...byId.values()]
+    .sort((a, b) => timeOf(b.timestamp) - timeOf(a.timestamp) || b.id.localeCompare(a.id))
+    .slice(0, cap)
+}
+
+type AttentionItem = NonNullable<BriefingState['briefing']>['output']['attention_items'][number]
+const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const
+
+/** High first, then medium, then low; stable within a priority (the PM's own order). */
+export function sortAttentionItems(items: readonly AttentionItem[]): AttentionItem[] {
+  return [...items].sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority])
+}
+
+const PHASE_WORDS: Record<PmRunStatus['phase'], string | null> = {
+  starting: 'starting',
+  reading_memory: 'reading memory',
+  thinking: 'thinking',
+  writing_memory: 'writing memory',
+  done: null,
+  failed: null,
+}
+
+/** `updating… (thinking)` while a PM run is in progress; null when none is. */
+export function updatingText(running: PmRunStatus | null): string | null {
+  const word = running ? PHASE_WORDS[running.phase] : null
+  return word ? `updating… (${word})` : null
+}
+
+/** A run is in progress unless its last status says it finished. */
+export function isRunning(status: PmRunStatus | null): boolean {
+  return status !== null && PHASE_WORDS[status.phase] !== null
+}
+
+/** How long the popover must have been out of sight for the breadcrumbs to come back. */
+export const BREADCRUMB_ABSENCE_MS = 10 * MINUTE
+
+/**
+ * Breadcrumbs ("while you were away…") show when the user returns: on the first view after loading, or when
+ * the popover was hidden for at least ten minutes. They stay until the popover is hidden again.
+ * @param absenceMs how long it was hidden before this showing; null for the first showing.
+ */
+export function breadcrumbsOnReturn(absenceMs: number | null): boolean {
+  return absenceMs === null || absenceMs >= BREADCRUMB_ABSENCE_MS
+}
+
+export function missingTools(tools: readonly ToolStatus[]): ToolStatus[] {
+  return tools.filter((t) => !t.found)
+}
+
+/** The id `delta` rows away from `current` in `ids`, clamped; the first id when `current` is not there. */
+export function moveCursor(
+  ids: readonly string[],
+  current: string | null,
+  delta: number,
+): string | null {
+  if (ids.length === 0) return null
+  const index = current === null ? -1 : ids.indexOf(current)
+  if (index < 0) return ids[0] ?? null
+  return ids[Math.min(ids.length - 1, Math.max(0, index + delta))] ?? null
+}
+
+/** The cursor's id if it is still listed, else the first one. */
+export function resolveCursor(ids: readonly string[], current: string | null): string | null {
+  return current !== null && ids.includes(current) ? current : (ids[0] ?? null)
+}
+
+function timeOf(iso: string | null | undefined): number {
+  const at = iso ? Date.parse(iso) : NaN
+  return Number.isFinite(at) ? at : -Infinity
+}
