@@ -12,5 +12,8 @@ export default defineConfig({
     // Integration tests drive real claude processes and git; two cores do not take more in parallel.
     maxWorkers: 2,
     fileParallelism: true,
+    // CI sums these up with Playwright's JSON into one line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 })

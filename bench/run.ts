@@ -31,6 +31,8 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'pm-inbox', args: [] },
   { name: 'pm-burst', args: [] },
   { name: 'pm-memory', args: quick ? ['--runs', '15'] : [] },
+  { name: 'commit-notification', args: quick ? ['--commits', '10'] : [] },
+  { name: 'popover-paint', args: quick ? ['--runs', '3'] : [] },
 ]
 
 function runBench(
@@ -76,18 +78,21 @@ for (const bench of BENCHES) {
   outcomes[bench.name] = await runBench(bench.name, bench.args)
 }
 
-const [latency, idle, hooks, corpus, active, pmInbox, pmBurst, pmMemory] = await Promise.all(
-  [
-    'commit-latency',
-    'idle-repos',
-    'hook-overhead',
-    'index-corpus',
-    'active-session',
-    'pm-inbox',
-    'pm-burst',
-    'pm-memory',
-  ].map((n) => (outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null))),
-)
+const [latency, idle, hooks, corpus, active, pmInbox, pmBurst, pmMemory, notify, paint] =
+  await Promise.all(
+    [
+      'commit-latency',
+      'idle-repos',
+      'hook-overhead',
+      'index-corpus',
+      'active-session',
+      'pm-inbox',
+      'pm-burst',
+      'pm-memory',
+      'commit-notification',
+      'popover-paint',
+    ].map((n) => (outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null))),
+  )
 const rows: string[][] = []
 if (latency) {
   const poll = at(latency, 'poll', 'pollIntervalS')
@@ -193,6 +198,27 @@ if (pmMemory) {
       `valve notes seen ${show(at(pmMemory, 'valveNotes', 'delivered'))}/${show(at(pmMemory, 'valveNotes', 'afterTrims'))}`,
   ])
 }
+if (notify) {
+  rows.push([
+    `commit → notification decision (window ${show(at(notify, 'window'))})`,
+    `p50 ${show(at(notify, 'decision', 'p50Ms'), ' ms')} / p95 ${show(at(notify, 'decision', 'p95Ms'), ' ms')}`,
+    `engine event p50 ${show(at(notify, 'event', 'p50Ms'), ' ms')}; decide() p50 ${show(at(notify, 'decideCallUs', 'p50'), ' µs')}`,
+  ])
+}
+if (paint) {
+  rows.push(
+    [
+      `popover FP / FCP (navi serve, ${show(at(paint, 'events'))} events)`,
+      `${show(at(paint, 'summary', 'firstPaintMs'), ' ms')} / ${show(at(paint, 'summary', 'firstContentfulPaintMs'), ' ms')}`,
+      `median of ${show(at(paint, 'runs'))} cold loads, Debian Chromium`,
+    ],
+    [
+      `popover: ${show(at(paint, 'events'))} event rows rendered`,
+      `${show(at(paint, 'summary', 'eventRowsMs'), ' ms')}`,
+      `JS heap ${show(at(paint, 'summary', 'jsHeapUsedMb'), ' MiB')}, renderer RSS ${show(at(paint, 'summary', 'rendererRssMb'), ' MiB')}`,
+    ],
+  )
+}
 printTable(
   `Navi benchmarks${quick ? ' (--quick)' : ''}`,
   ['measure', 'result', 'target / note'],
@@ -213,6 +239,8 @@ await writeResult('summary', {
     pmInbox,
     pmBurst,
     pmMemory,
+    commitNotification: notify,
+    popoverPaint: paint,
   },
 })
 process.exitCode = Object.values(outcomes).every((o) => o.exitCode === 0) ? 0 : 1
