@@ -3,8 +3,8 @@
  * config.yaml, the running engine (watching) delivering the `commit` event to its subscriber, and the
  * tray's pure `decideNotifications` (electron/main/notifications/decide.ts) deciding to notify. The
  * subscriber and its wake-up timer mirror the Electron notifier (notifier.ts), which cannot load outside
- * Electron. The commit group window is the smallest the settings allow (`1ms`: a window of 0 parses as
- * "unset" and falls back to 30 s), so the decision comes on the notifier's wake-up right after the event.
+ * Electron. The commit group window is 0 (no grouping), so the decision is taken in the subscriber call that
+ * delivers the event; with the default 30 s window the notification follows the first commit by 30 s.
  * Each commit waits for its decision before the next (bounded), then a short pause.
  *
  * `node bin/run-ts.mjs bench/commit-notification.ts [--commits N] [--spacing MS]`
@@ -192,7 +192,7 @@ if (isMain(import.meta.url)) {
   const result = await benchCommitNotification({
     commits: numberOption(args, 'commits', 20),
     spacingMs: numberOption(args, 'spacing', 300),
-    window: '1ms',
+    window: '0s',
   })
   await writeResult('commit-notification', result)
   if (result.missed > 0) process.exitCode = 1

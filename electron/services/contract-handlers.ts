@@ -8,12 +8,13 @@ import type {
   ContractHandlers,
   ToolStatus,
 } from '../../shared/ipc-contract.ts'
-import type { BriefingState, PmRunStatus } from '../../shared/schemas/briefing.ts'
+import type { BriefingState, CachedBriefing, PmRunStatus } from '../../shared/schemas/briefing.ts'
 import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
 import { focusTmuxPane, type TmuxTarget } from '../engine/adapters/tmux-focus.ts'
-import type { EnginePaths } from '../engine/core/paths.ts'
+import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import type { Pm } from '../engine/pm/index.ts'
+import { readCachedBriefing } from '../engine/pm/run-files.ts'
 import { pageEvents } from './events-page.ts'
 import type { SettingsStore } from './settings-store.ts'
 
@@ -36,17 +37,22 @@ export interface ContractDeps {
 
 export const PM_OFF_MESSAGE = 'PM is off (navi serve --no-pm)'
 
-/** What the briefing zone shows when there is no PM at all. */
-export const pmOffState = (): BriefingState => ({
-  briefing: null,
-  is_stale: false,
+/**
+ * What the briefing zone shows when there is no PM at all: the last briefing a PM wrote, if any, marked
+ * stale because nothing will update it.
+ */
+export const pmOffState = (cached: CachedBriefing | null = null): BriefingState => ({
+  briefing: cached,
+  is_stale: cached !== null,
   error: PM_OFF_MESSAGE,
   claude_missing: null,
 })
 
 export function createContractHandlers(deps: ContractDeps): ContractHandlers {
   const briefingView = async (): Promise<BriefingView> => ({
-    state: deps.pm ? await deps.pm.getBriefing() : pmOffState(),
+    state: deps.pm
+      ? await deps.pm.getBriefing()
+      : pmOffState(await readCachedBriefing(naviFiles(deps.paths).lastOutput)),
     running: deps.getPmRunning(),
   })
 

@@ -17,8 +17,8 @@ export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
  */
 export const settingsSchema = z.object({
   notifications: notificationTogglesSchema.default(notificationTogglesSchema.parse({})),
-  /** Commits to one project within this window become one notification. @default '30s' */
-  commit_group_window: durationSchema.default('30s'),
+  /** Commits to one project within this window become one notification; 0 notifies at once. @default '30s' */
+  commit_group_window: z.union([z.literal(0), durationSchema]).default('30s'),
   /** ISO time until which no notification is shown ("Pause notifications for 1 h"). */
   paused_until: z.string().nullable().default(null),
   launch_at_login: z.boolean().default(false),
@@ -65,7 +65,8 @@ export type SettingPatch = z.infer<typeof settingPatchSchema>
 export function parseSettings(raw: unknown): { settings: Settings; problems: string[] } {
   const problems: string[] = []
   const source = isPlainObject(raw) ? raw : {}
-  if (source !== raw && raw !== undefined) problems.push('settings are not an object; using defaults')
+  if (source !== raw && raw !== undefined)
+    problems.push('settings are not an object; using defaults')
   const kept: Record<string, unknown> = {}
   const shape = settingsSchema.shape
   for (const [key, value] of Object.entries(source)) {
@@ -77,7 +78,8 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
     const field = shape[key as keyof typeof shape]
     const checked = field.safeParse(value)
     if (checked.success) kept[key] = value
-    else problems.push(`${key}: ${checked.error.issues[0]?.message ?? 'invalid'}; using the default`)
+    else
+      problems.push(`${key}: ${checked.error.issues[0]?.message ?? 'invalid'}; using the default`)
   }
   return { settings: settingsSchema.parse(kept), problems }
 }
@@ -86,7 +88,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-function keepValidToggles(value: Record<string, unknown>, problems: string[]): Record<string, boolean> {
+function keepValidToggles(
+  value: Record<string, unknown>,
+  problems: string[],
+): Record<string, boolean> {
   const toggles: Record<string, boolean> = {}
   for (const [name, toggle] of Object.entries(value)) {
     if (!(name in notificationTogglesSchema.shape)) continue

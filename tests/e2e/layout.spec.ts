@@ -282,3 +282,49 @@ test('pushes: PM progress, navigation to Settings and a project', async ({ page 
   await page.keyboard.press('Backspace')
   await expect(page.getByTestId('zone-projects')).toBeVisible()
 })
+
+test('one click on "Load older events" loads them while the projects zone is active', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 420, height: 640 })
+  const now = Date.now()
+  await openStubbedPopover(page, { ...richData(now), events: manyEvents(now, 500) })
+  const events = page.getByTestId('event-row')
+  await expect(events).toHaveCount(200)
+  await expect(page.getByTestId('zone-projects')).toHaveAttribute('data-active', 'true')
+  await page.getByRole('button', { name: 'Load older events' }).click()
+  await expect(events).toHaveCount(400)
+  await expect(page.getByTestId('zone-events')).toHaveAttribute('data-active', 'true')
+})
+
+test('3 projects and 3 events: every project row is fully visible', async ({ page }) => {
+  await page.setViewportSize({ width: 420, height: 640 })
+  // Three projects waiting on you (three lines each) under a banner: more than "about half" of the zones.
+  const rich = richData(Date.now())
+  const waiting = rich.state.projects.find((p) => p.name === 'navi')
+  if (!waiting) throw new Error('richData lost navi')
+  const projects = ['navi', 'apollo', 'mnemos'].map((name) => ({
+    ...waiting,
+    name,
+    project_dir: `/work/${name}`,
+  }))
+  await openStubbedPopover(page, {
+    ...rich,
+    state: { ...rich.state, projects, errors: ['git failed in /work/x: fatal: not a git repository'] },
+    events: rich.events.slice(0, 3),
+    tools: overflowData(Date.now()).tools,
+  })
+  const rows = page.getByTestId('project-row')
+  await expect(rows).toHaveCount(3)
+  await expect(page.getByTestId('event-row')).toHaveCount(3)
+  // The first project expanded inline (Space) as well.
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('project-expanded')).toBeVisible()
+  const scroller = await page.getByTestId('zone-projects').locator('.zone-scroll').boundingBox()
+  if (!scroller) throw new Error('the projects zone has no box')
+  for (const box of await rows.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()))) {
+    expect(box.top).toBeGreaterThanOrEqual(scroller.y - 0.5)
+    expect(box.bottom).toBeLessThanOrEqual(scroller.y + scroller.height + 0.5)
+  }
+  await layoutShot(page, 'few-projects')
+})

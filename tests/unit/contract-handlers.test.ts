@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { CommandResult, ToolStatus } from '../../shared/ipc-contract.ts'
 import type { PmRunStatus } from '../../shared/schemas/briefing.ts'
@@ -94,6 +97,36 @@ describe('createContractHandlers', () => {
       claude_missing: null,
     })
     expect(await handlers['briefing:refresh']()).toEqual({ done: false, message: PM_OFF_MESSAGE })
+  })
+
+  it('without a PM, the last briefing on disk is shown, marked stale', async () => {
+    const naviHome = await mkdtemp(join(tmpdir(), 'navi-pm-off-'))
+    try {
+      await mkdir(join(naviHome, 'pm'), { recursive: true })
+      const cached = {
+        output: {
+          briefing: 'Yesterday: all quiet.',
+          projects: [],
+          attention_items: [],
+          breadcrumbs: [],
+        },
+        generated_at: '2026-11-21T10:00:00.000Z',
+        trigger: 'on_demand',
+      }
+      await writeFile(join(naviHome, 'pm', 'last-output.json'), JSON.stringify(cached))
+      const { handlers } = setup({
+        pm: null,
+        paths: { naviHome, claudeConfigDir: '/nonexistent/c', codexHome: '/x' },
+      })
+      expect((await handlers['briefing:get']()).state).toEqual({
+        briefing: cached,
+        is_stale: true,
+        error: PM_OFF_MESSAGE,
+        claude_missing: null,
+      })
+    } finally {
+      await rm(naviHome, { recursive: true, force: true })
+    }
   })
 
   it('briefing:refresh starts a run without waiting for it', async () => {

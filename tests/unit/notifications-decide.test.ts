@@ -131,6 +131,23 @@ describe('commit grouping', () => {
   })
 })
 
+describe('a zero window', () => {
+  it.each<Settings['commit_group_window']>([0, '0s', '0ms'])(
+    '%s notifies each batch at once, with no wake-up pending',
+    (window) => {
+      const decision = decideNotifications(
+        initialNotifierState(),
+        input({
+          settings: settings({ commit_group_window: window }),
+          events: [commit('navi', 'c1', 'x')],
+        }),
+      )
+      expect(decision.notifications.map((n) => n.title)).toEqual(['navi: 1 commit'])
+      expect(decision.nextWakeAt).toBeNull()
+    },
+  )
+})
+
 describe('single-event notifications', () => {
   it('task_completed and pbi_completed each notify, with distinct wording', () => {
     const { notifications } = decideNotifications(

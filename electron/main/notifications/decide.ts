@@ -96,13 +96,20 @@ export function isPaused(settings: Pick<Settings, 'paused_until'>, now: number):
 export const attentionKey = (item: Pick<AttentionItemInput, 'project' | 'title'>): string =>
   `${item.project}\u0000${item.title}`
 
+/** The grouping window in ms: 0 (or '0s') means every engine batch is notified at once. */
+export function commitGroupWindowMs(value: Settings['commit_group_window']): number {
+  if (value === 0 || (typeof value === 'string' && /^0+(\.0+)?\s*(ms|s|m|h)$/.test(value.trim())))
+    return 0
+  return parseDuration(value) ?? DEFAULT_COMMIT_GROUP_WINDOW_MS
+}
+
 /**
  * The reducer. Suppressed notifications (toggle off, paused, popover visible) are dropped, never queued:
  * a commit group whose window ends during a pause is discarded, and high-priority items count as seen.
  */
 export function decideNotifications(state: NotifierState, input: NotifierInput): NotifierDecision {
   const { now, settings } = input
-  const windowMs = parseDuration(settings.commit_group_window) ?? DEFAULT_COMMIT_GROUP_WINDOW_MS
+  const windowMs = commitGroupWindowMs(settings.commit_group_window)
   const silenced = input.popover.visible || isPaused(settings, now)
   const toggles = settings.notifications
   const notifications: NotificationSpec[] = []

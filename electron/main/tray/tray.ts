@@ -22,6 +22,8 @@ export interface TrayController {
   refreshMenu(): void
   /** The icon's bounds; all zeros where the platform cannot tell. */
   bounds(): Rectangle
+  /** False once destroyed (the smoke test checks that a live tray exists). */
+  isAlive(): boolean
   destroy(): void
 }
 
@@ -90,6 +92,7 @@ export function createTray(deps: TrayDeps): TrayController {
     },
     refreshMenu,
     bounds: () => tray.getBounds(),
+    isAlive: () => !tray.isDestroyed(),
     destroy() {
       nativeTheme.off('updated', redraw)
       tray.destroy()
