@@ -2,11 +2,9 @@
  * Which external tools Navi can use here (claude, git, tmux, gh), found on PATH without spawning a shell,
  * and for each missing one the line that says how to install it.
  */
-import { constants } from 'node:fs'
-import { access, stat } from 'node:fs/promises'
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { ToolStatus } from '../../shared/ipc-contract.ts'
-import { findClaude } from '../engine/pm/find-claude.ts'
+import { findClaude, isExecutableFile } from '../engine/pm/find-claude.ts'
 
 export type ToolName = ToolStatus['name']
 
@@ -71,14 +69,4 @@ export async function findOnPath(
     }
   }
   return null
-}
-
-async function isExecutableFile(path: string, platform: NodeJS.Platform): Promise<boolean> {
-  try {
-    if (!(await stat(path)).isFile()) return false
-    if (platform !== 'win32') await access(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
 }

@@ -121,7 +121,8 @@ async function nvmBinDirs(home: string): Promise<string[]> {
   }
 }
 
-async function isExecutableFile(path: string, platform: NodeJS.Platform): Promise<boolean> {
+/** An absolute path to a regular file this user may execute (on Windows: any file). */
+export async function isExecutableFile(path: string, platform: NodeJS.Platform): Promise<boolean> {
   if (!isAbsolute(path)) return false
   try {
     if (!(await stat(path)).isFile()) return false
