@@ -1,7 +1,7 @@
 /** Human output of the `navi` CLI: short, aligned, pure (text in, text out). */
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
-import type { Session, SessionStatus } from '../../shared/schemas/session.ts'
+import { SESSION_STATUS_LABEL, type Session } from '../../shared/schemas/session.ts'
 import type { DoctorOutput } from '../../shared/schemas/cli.ts'
 
 const ATTENTION_ICON: Record<ProjectSnapshot['attention'], string> = {
@@ -10,14 +10,6 @@ const ATTENTION_ICON: Record<ProjectSnapshot['attention'], string> = {
   active: '●',
   stale: '!',
   idle: '·',
-}
-
-const STATUS_LABEL: Record<SessionStatus, string> = {
-  working: 'working',
-  needs_permission: 'permission',
-  waiting_input: 'waiting',
-  idle: 'idle',
-  ended: 'ended',
 }
 
 /** `PBI-8 Research agent` when the list has such an id; a session's task list shows only its title. */
@@ -44,7 +36,7 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     p.branch ?? '',
     p.current_pbi ? clip(pbiLabel(p.current_pbi), 28) : '',
     p.current_pbi ? `${p.current_pbi.tasks.done}/${p.current_pbi.tasks.total}` : '',
-    p.session_status ? STATUS_LABEL[p.session_status] : 'no session',
+    p.session_status ? SESSION_STATUS_LABEL[p.session_status] : 'no session',
     formatAgo(p.last_activity, now),
   ])
   const lines = table(rows)
@@ -53,7 +45,7 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     out.push(lines[i] ?? '')
     for (const s of p.sessions.filter((x) => x.status !== 'ended')) {
       const reason = s.status_reason ? ` — ${clip(s.status_reason, 60)}` : ''
-      out.push(`    ${s.agent} ${clip(s.name, 30)}: ${STATUS_LABEL[s.status]}${reason}`)
+      out.push(`    ${s.agent} ${clip(s.name, 30)}: ${SESSION_STATUS_LABEL[s.status]}${reason}`)
     }
     if (p.errors.length > 0) out.push(`    ! ${clip(p.errors[0] ?? '', 90)}`)
   })
@@ -68,7 +60,7 @@ export function formatSessions(
   const header = ['AGENT', 'STATUS', 'PROJECT', 'SESSION', 'TOKENS', 'ACTIVE', 'CWD']
   const rows = sessions.map((s) => [
     s.agent,
-    STATUS_LABEL[s.status],
+    SESSION_STATUS_LABEL[s.status],
     s.project ?? '-',
     clip(s.name, 28),
     compactNumber(s.tokens.total),

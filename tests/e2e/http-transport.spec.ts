@@ -80,3 +80,62 @@ test('without window.api the popover talks HTTP + SSE', async ({ page }) => {
   })
   expect(byChannel.has('briefing:refresh')).toBe(true)
 })
+
+test('after the push stream reconnects, state, briefing and events are loaded again', async ({
+  page,
+}) => {
+  const now = Date.now()
+  const data = richData(now)
+  const missed = { ...data.events[0], id: 'missed', project: 'missed-while-away' }
+  const calls: string[] = []
+  let reconnected = false
+  const answer = (channel: string): unknown => {
+    // What changed while the stream was down: one project left, a new event, a newer briefing.
+    if (channel === 'state:get')
+      return reconnected ? { ...data.state, projects: data.state.projects.slice(0, 1) } : data.state
+    if (channel === 'events:list')
+      return { events: reconnected ? [missed, ...data.events] : data.events, has_more: false }
+    if (channel === 'briefing:get') {
+      const briefing = data.briefing.state.briefing
+      if (!reconnected || !briefing) return data.briefing
+      const output = { ...briefing.output, briefing: 'Written while you were disconnected.' }
+      return {
+        ...data.briefing,
+        state: { ...data.briefing.state, briefing: { ...briefing, output } },
+      }
+    }
+    return { 'settings:get': data.settings, 'tools:get': data.tools }[channel]
+  }
+
+  await serveBuiltRenderer(page)
+  await page.route(`${STUB_ORIGIN}/api/call/*`, async (route) => {
+    const channel = decodeURIComponent(
+      new URL(route.request().url()).pathname.split('/').pop() ?? '',
+    )
+    calls.push(channel)
+    await route.fulfill({ json: { ok: true, data: answer(channel) } })
+  })
+  let streams = 0
+  await page.route(`${STUB_ORIGIN}/api/stream`, async (route) => {
+    streams++
+    reconnected = streams > 1
+    // The first stream ends at once (a restarted server): EventSource retries after 100 ms. The second
+    // stays "down" afterwards for ten minutes, so exactly one reconnect happens.
+    await route.fulfill({
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      body: streams === 1 ? 'retry: 100\n\n' : 'retry: 600000\n\n',
+    })
+  })
+
+  await page.goto(`${STUB_ORIGIN}/`)
+  await expect(page.getByTestId('app')).toHaveAttribute('data-transport', 'http')
+  await expect(page.getByTestId('event-row').first()).toHaveAttribute(
+    'data-project',
+    'missed-while-away',
+  )
+  await expect(page.getByTestId('project-row')).toHaveCount(1)
+  await expect(page.getByTestId('briefing-text')).toHaveText('Written while you were disconnected.')
+  expect(streams).toBe(2)
+  const count = (channel: string) => calls.filter((c) => c === channel).length
+  expect([count('state:get'), count('events:list'), count('briefing:get')]).toEqual([2, 2, 2])
+})

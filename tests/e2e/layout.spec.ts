@@ -262,7 +262,20 @@ test('pushes: PM progress, navigation to Settings and a project', async ({ page 
   await settings.getByTestId('setting-notify-commits').click()
   await settings.getByTestId('setting-poll_interval').fill('45s')
   await settings.getByTestId('setting-poll_interval').press('Enter')
-  await settings.getByTestId('setting-model').fill('')
+  // An override is set, then removed by emptying its field; a required setting cannot be emptied.
+  const model = settings.getByTestId('setting-model')
+  await model.fill('claude-opus-4')
+  await model.press('Enter')
+  await expect(model).toHaveValue('claude-opus-4')
+  await model.fill('')
+  await model.blur()
+  await expect(model).toHaveValue('')
+  await expect(model).toHaveAttribute('placeholder', 'as config.yaml')
+  const shortcut = settings.getByTestId('setting-global_shortcut')
+  await shortcut.fill(' ')
+  await shortcut.press('Enter')
+  await expect(shortcut).toHaveAttribute('aria-invalid', 'true')
+  await expect(settings.getByText('Cannot be empty')).toBeVisible()
   await expect(settings.getByTestId('setting-notify-commits')).not.toBeChecked()
   await expect(settings.getByTestId('setting-poll_interval')).toHaveValue('45s')
   await settings.getByTestId('install-hooks').click()
@@ -275,6 +288,8 @@ test('pushes: PM progress, navigation to Settings and a project', async ({ page 
   expect(sets).toEqual([
     { notifications: { ...data.settings.notifications, commits: false } },
     { poll_interval: '45s' },
+    { model: 'claude-opus-4' },
+    { model: null },
   ])
 
   await push(page, 'popover:navigate', { view: 'project', project: 'apollo' })
@@ -297,9 +312,9 @@ test('one click on "Load older events" loads them while the projects zone is act
   await expect(page.getByTestId('zone-events')).toHaveAttribute('data-active', 'true')
 })
 
-test('3 projects and 3 events: every project row is fully visible', async ({ page }) => {
+test('3 projects and 3 events: no zone is cut while the events leave room', async ({ page }) => {
   await page.setViewportSize({ width: 420, height: 640 })
-  // Three projects waiting on you (three lines each) under a banner: more than "about half" of the zones.
+  // Three projects waiting on you (three lines each) under two banners, and only three events.
   const rich = richData(Date.now())
   const waiting = rich.state.projects.find((p) => p.name === 'navi')
   if (!waiting) throw new Error('richData lost navi')
@@ -310,21 +325,26 @@ test('3 projects and 3 events: every project row is fully visible', async ({ pag
   }))
   await openStubbedPopover(page, {
     ...rich,
-    state: { ...rich.state, projects, errors: ['git failed in /work/x: fatal: not a git repository'] },
+    state: {
+      ...rich.state,
+      projects,
+      errors: ['git failed in /work/x: fatal: not a git repository'],
+    },
     events: rich.events.slice(0, 3),
     tools: overflowData(Date.now()).tools,
   })
   const rows = page.getByTestId('project-row')
   await expect(rows).toHaveCount(3)
   await expect(page.getByTestId('event-row')).toHaveCount(3)
-  // The first project expanded inline (Space) as well.
-  await page.keyboard.press('Space')
-  await expect(page.getByTestId('project-expanded')).toBeVisible()
-  const scroller = await page.getByTestId('zone-projects').locator('.zone-scroll').boundingBox()
-  if (!scroller) throw new Error('the projects zone has no box')
+  await expect(page.getByTestId('breadcrumb')).toHaveCount(1)
+  const visible = await page.getByTestId('zone-projects').locator('.zone-scroll').boundingBox()
+  if (!visible) throw new Error('the projects zone has no box')
   for (const box of await rows.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()))) {
-    expect(box.top).toBeGreaterThanOrEqual(scroller.y - 0.5)
-    expect(box.bottom).toBeLessThanOrEqual(scroller.y + scroller.height + 0.5)
+    expect(box.top).toBeGreaterThanOrEqual(visible.y - 0.5)
+    expect(box.bottom).toBeLessThanOrEqual(visible.y + visible.height + 0.5)
   }
+  // The briefing is not cut (its breadcrumb fades out under the mask) either.
+  const briefing = page.getByTestId('zone-briefing').locator('.briefing-body')
+  expect(await briefing.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1)
   await layoutShot(page, 'few-projects')
 })

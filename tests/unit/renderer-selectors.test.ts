@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { breadcrumbsOnReturn } from '../../renderer/src/store/presence.ts'
 import {
-  breadcrumbsOnReturn,
   clockTime,
   currentTaskList,
   eventColourClass,

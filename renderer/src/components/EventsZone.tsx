@@ -22,7 +22,9 @@ export function EventsZone() {
       data-testid="zone-events"
       data-active={active}
       aria-label="Events"
-      onMouseDown={() => setZone('events')}
+      // On click, not mousedown: re-rendering between mousedown and mouseup can move the target away
+      // (a first click on "Load older events" then only activated the zone).
+      onClickCapture={() => setZone('events')}
     >
       <header className="zone-head">
         <h2 className="zone-title">Events</h2>

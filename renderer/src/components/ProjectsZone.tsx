@@ -21,7 +21,8 @@ export function ProjectsZone() {
       data-testid="zone-projects"
       data-active={active}
       aria-label="Projects"
-      onMouseDown={() => setZone('projects')}
+      // On click, not mousedown: see EventsZone.
+      onClickCapture={() => setZone('projects')}
     >
       <header className="zone-head">
         <h2 className="zone-title">Projects</h2>

@@ -17,7 +17,13 @@ interface Props {
   placeholder?: string
 }
 
-/** A text setting, checked against the schema and saved on Enter or when the field loses focus. */
+/** Whether the contract lets `name` be removed (null: back to config.yaml) rather than only changed. */
+const clearable = (name: TextKey) => settingPatchSchema.safeParse({ [name]: null }).success
+
+/**
+ * A text setting, checked against the schema and saved on Enter or when the field loses focus. Emptying
+ * an override (poll interval, model…) removes it; the placeholder then says what applies instead.
+ */
 export function SettingText({ name, label, value, placeholder }: Props) {
   const save = useSettingsStore((s) => s.set)
   const saved = value === undefined ? '' : String(value)
@@ -26,16 +32,14 @@ export function SettingText({ name, label, value, placeholder }: Props) {
   const text = draft ?? saved
 
   const commit = () => {
-    if (draft === null || draft.trim() === saved) return setDraft(null)
-    const checked = settingPatchSchema.safeParse({ [name]: draft.trim() })
-    if (draft.trim() === '' || !checked.success) {
-      setProblem(
-        draft.trim() === ''
-          ? 'Cannot be emptied here: edit settings.json'
-          : (checked.error?.issues[0]?.message ?? 'invalid'),
-      )
-      return
+    const typed = draft?.trim() ?? saved
+    if (typed === saved) {
+      setProblem(null)
+      return setDraft(null)
     }
+    if (typed === '' && !clearable(name)) return setProblem('Cannot be empty')
+    const checked = settingPatchSchema.safeParse({ [name]: typed === '' ? null : typed })
+    if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? 'invalid')
     setProblem(null)
     setDraft(null)
     save(checked.data satisfies SettingPatch)

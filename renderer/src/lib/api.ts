@@ -9,10 +9,19 @@ import { createHttpTransport } from './http-transport.ts'
 
 export type TransportKind = 'ipc' | 'http'
 
+interface Picked {
+  api: RendererApi
+  kind: TransportKind
+  onReconnect: (listener: () => void) => () => void
+}
+
 /** The Electron preload's `window.api` when present, else the `navi serve` HTTP transport. */
-function pickTransport(): { api: RendererApi; kind: TransportKind } {
+function pickTransport(): Picked {
   const preload = (window as { api?: RendererApi }).api
-  return preload ? { api: preload, kind: 'ipc' } : { api: createHttpTransport(), kind: 'http' }
+  // IPC has no connection to lose: pushes reach the page for as long as it lives.
+  if (preload) return { api: preload, kind: 'ipc', onReconnect: () => () => undefined }
+  const http = createHttpTransport()
+  return { api: http, kind: 'http', onReconnect: http.onReconnect }
 }
 
 const picked = pickTransport()
@@ -33,3 +42,9 @@ export async function invoke<C extends IpcChannel>(
 }
 
 export const on: RendererApi['on'] = (channel, listener) => picked.api.on(channel, listener)
+
+/**
+ * Calls `listener` when pushes may have been missed: the push stream dropped and is back. Returns the
+ * unsubscribe.
+ */
+export const onPushesResumed = (listener: () => void): (() => void) => picked.onReconnect(listener)

@@ -8,14 +8,36 @@ import type {
   RendererApi,
 } from '../../../shared/ipc-contract.ts'
 
+/** A transport whose push stream can drop and come back (pushes sent meanwhile are lost). */
+export interface ReconnectingApi extends RendererApi {
+  /** Calls `listener` each time the push stream is open again after an interruption. */
+  onReconnect(listener: () => void): () => void
+}
+
 /**
  * The contract over `navi serve`: calls are `POST /api/call/<channel>` with the input as JSON (no body for
  * channels without input), pushes arrive on ONE shared `EventSource('/api/stream')` as named events. The
- * auth cookie rides along because everything is same-origin; EventSource reconnects by itself.
+ * auth cookie rides along because everything is same-origin; EventSource reconnects by itself, and
+ * `onReconnect` says when it did, so the caller can reload what it missed.
  */
-export function createHttpTransport(base = ''): RendererApi {
+export function createHttpTransport(base = ''): ReconnectingApi {
   const listeners = new Map<PushChannel, Set<(payload: unknown) => void>>()
+  const reconnectListeners = new Set<() => void>()
   let source: EventSource | null = null
+  let interrupted = false
+
+  const openSource = (): EventSource => {
+    const opened = new EventSource(`${base}/api/stream`)
+    opened.addEventListener('error', () => {
+      interrupted = true
+    })
+    opened.addEventListener('open', () => {
+      if (!interrupted) return
+      interrupted = false
+      for (const listener of reconnectListeners) listener()
+    })
+    return opened
+  }
 
   const dispatch = (channel: PushChannel) => (message: MessageEvent<string>) => {
     let payload: unknown
@@ -31,7 +53,7 @@ export function createHttpTransport(base = ''): RendererApi {
     invoke: <C extends IpcChannel>(channel: C, input: IpcInput<C>) =>
       call(base, channel, input) as Promise<IpcResult<IpcOutput<C>>>,
     on: <C extends PushChannel>(channel: C, listener: (payload: PushPayload<C>) => void) => {
-      source ??= new EventSource(`${base}/api/stream`)
+      source ??= openSource()
       let set = listeners.get(channel)
       if (!set) {
         set = new Set()
@@ -42,6 +64,12 @@ export function createHttpTransport(base = ''): RendererApi {
       set.add(untyped)
       return () => {
         set.delete(untyped)
+      }
+    },
+    onReconnect: (listener) => {
+      reconnectListeners.add(listener)
+      return () => {
+        reconnectListeners.delete(listener)
       }
     },
   }

@@ -1,6 +1,7 @@
-import { on } from '../lib/api.ts'
+import { on, onPushesResumed } from '../lib/api.ts'
 import { useBriefingStore } from './briefing-store.ts'
 import { useEventsStore } from './events-store.ts'
+import type { PresenceSignal } from './presence.ts'
 import { useProjectsStore } from './projects-store.ts'
 import { useSettingsStore } from './settings-store.ts'
 import { useToolsStore } from './tools-store.ts'
@@ -17,11 +18,13 @@ export function bindPushes(): () => void {
     on('briefing:changed', (view) => useBriefingStore.getState().applyView(view)),
     on('pm:status', (status) => useBriefingStore.getState().applyStatus(status)),
     on('popover:navigate', ({ view, project }) => useUiStore.getState().navigate(view, project)),
+    // Whatever was pushed while the stream was down is lost: load it all again.
+    onPushesResumed(loadAll),
   ]
   return () => offs.forEach((off) => off())
 }
 
-/** The first load of everything the popover shows. */
+/** Loads everything the popover shows: at start, and again after pushes may have been missed. */
 export function loadAll(): void {
   useProjectsStore.getState().load()
   useEventsStore.getState().load()
@@ -30,15 +33,26 @@ export function loadAll(): void {
   useSettingsStore.getState().load()
 }
 
-/** The 30 s clock, and the page being hidden and shown again (breadcrumbs, a fresh "now"). */
+/**
+ * The 30 s clock, and the user leaving and coming back (breadcrumbs, a fresh "now"): the page hidden and
+ * shown again (the Electron popover), or the window losing and regaining focus (a browser tab).
+ */
 export function bindClock(): () => void {
   const tick = () => useUiStore.getState().tick(Date.now())
   const timer = window.setInterval(tick, CLOCK_MS)
+  const presence = (signal: PresenceSignal) => () =>
+    useUiStore.getState().presenceChanged(signal, Date.now())
   const onVisibility = () =>
-    useUiStore.getState().visibilityChanged(document.visibilityState === 'visible', Date.now())
+    presence(document.visibilityState === 'visible' ? 'visible' : 'hidden')()
+  const onBlur = presence('blurred')
+  const onFocus = presence('focused')
   document.addEventListener('visibilitychange', onVisibility)
+  window.addEventListener('blur', onBlur)
+  window.addEventListener('focus', onFocus)
   return () => {
     window.clearInterval(timer)
     document.removeEventListener('visibilitychange', onVisibility)
+    window.removeEventListener('blur', onBlur)
+    window.removeEventListener('focus', onFocus)
   }
 }

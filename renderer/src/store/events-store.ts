@@ -23,9 +23,15 @@ export const useEventsStore = create<EventsStore>()((set, get) => ({
   load: async () => {
     const result = await invoke('events:list', { limit: PAGE })
     if (!result.ok) return set({ error: result.error.message })
+    // A reload (after a reconnect) merges the newest page in; older pages already loaded stay, and so
+    // does what was known about the ones beyond them.
+    const pageOldest = result.data.events.at(-1)?.timestamp
+    const holdsOlder = get().events.some(
+      (e) => pageOldest !== undefined && e.timestamp < pageOldest,
+    )
     set({
       events: mergeEvents(get().events, result.data.events, EVENTS_CAP),
-      hasMore: result.data.has_more,
+      hasMore: holdsOlder ? get().hasMore : result.data.has_more,
       error: null,
     })
   },

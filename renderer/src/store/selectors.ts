@@ -6,7 +6,11 @@ import type { ToolStatus } from '../../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import type { Attention, ProjectSnapshot } from '../../../shared/schemas/project.ts'
-import type { SessionStatus, TaskList } from '../../../shared/schemas/session.ts'
+import {
+  SESSION_STATUS_LABEL,
+  type SessionStatus,
+  type TaskList,
+} from '../../../shared/schemas/session.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -47,16 +51,8 @@ export const ATTENTION_LABEL: Record<Attention, string> = {
   idle: 'idle',
 }
 
-const STATUS_LABEL: Record<SessionStatus, string> = {
-  working: 'working',
-  needs_permission: 'permission',
-  waiting_input: 'waiting',
-  idle: 'idle',
-  ended: 'ended',
-}
-
 export function sessionStatusLabel(status: SessionStatus | null): string {
-  return status ? STATUS_LABEL[status] : 'no session'
+  return status ? SESSION_STATUS_LABEL[status] : 'no session'
 }
 
 /** `PBI-8 Research agent` when the list has such an id; a session's task list shows only its title. */
@@ -196,7 +192,8 @@ export function eventText(e: EngineEvent): string {
 function statusChangeText(name: string, from: string, to: string, reason: string): string {
   if (to === 'needs_permission') return `needs permission: ${reason || name}`
   if (to === 'waiting_input') return `waiting for input${reason ? `: ${reason}` : ''}`
-  const label = (s: string) => (s in STATUS_LABEL ? STATUS_LABEL[s as SessionStatus] : s)
+  const label = (s: string) =>
+    s in SESSION_STATUS_LABEL ? SESSION_STATUS_LABEL[s as SessionStatus] : s
   return `${name ? `${name}: ` : ''}${label(from)} → ${label(to)}`
 }
 
@@ -248,18 +245,6 @@ export function updatingText(running: PmRunStatus | null): string | null {
 /** A run is in progress unless its last status says it finished. */
 export function isRunning(status: PmRunStatus | null): boolean {
   return status !== null && PHASE_WORDS[status.phase] !== null
-}
-
-/** How long the popover must have been out of sight for the breadcrumbs to come back. */
-export const BREADCRUMB_ABSENCE_MS = 10 * MINUTE
-
-/**
- * Breadcrumbs ("while you were away…") show when the user returns: on the first view after loading, or when
- * the popover was hidden for at least ten minutes. They stay until the popover is hidden again.
- * @param absenceMs how long it was hidden before this showing; null for the first showing.
- */
-export function breadcrumbsOnReturn(absenceMs: number | null): boolean {
-  return absenceMs === null || absenceMs >= BREADCRUMB_ABSENCE_MS
 }
 
 export function missingTools(tools: readonly ToolStatus[]): ToolStatus[] {

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import { invoke } from '../lib/api.ts'
 import type { View, Zone } from './keymap.ts'
-import { breadcrumbsOnReturn } from './selectors.ts'
+import { INITIAL_PRESENCE, nextPresence, type PresenceSignal } from './presence.ts'
 
 interface UiStore {
   view: View
@@ -17,7 +17,8 @@ interface UiStore {
   /** The clock relative times are measured against; ticks every 30 s. */
   now: number
   showBreadcrumbs: boolean
-  hiddenAt: number | null
+  /** When the user left the popover (hidden or unfocused); null while they are here. */
+  leftAt: number | null
   /** A one-line message from the last command that did not work. */
   notice: string | null
   navigate(view: View, project?: string): void
@@ -28,7 +29,7 @@ interface UiStore {
   setEventCursor(id: string | null): void
   toggleExpanded(name: string): void
   tick(now: number): void
-  visibilityChanged(visible: boolean, now: number): void
+  presenceChanged(signal: PresenceSignal, now: number): void
   notify(message: string | null): void
   focusSession(sessionId: string): Promise<void>
   hidePopover(): Promise<void>
@@ -42,8 +43,7 @@ export const useUiStore = create<UiStore>()((set, get) => ({
   eventCursor: null,
   expanded: [],
   now: Date.now(),
-  showBreadcrumbs: true,
-  hiddenAt: null,
+  ...INITIAL_PRESENCE,
   notice: null,
   navigate: (view, project) =>
     set(
@@ -63,12 +63,10 @@ export const useUiStore = create<UiStore>()((set, get) => ({
     })
   },
   tick: (now) => set({ now }),
-  visibilityChanged: (visible, now) => {
-    const { hiddenAt } = get()
-    if (!visible) set({ hiddenAt: now, showBreadcrumbs: false })
-    else if (hiddenAt !== null) {
-      set({ now, hiddenAt: null, showBreadcrumbs: breadcrumbsOnReturn(now - hiddenAt) })
-    }
+  presenceChanged: (signal, now) => {
+    const { leftAt, showBreadcrumbs } = get()
+    const next = nextPresence({ leftAt, showBreadcrumbs }, signal, now)
+    set(signal === 'visible' || signal === 'focused' ? { ...next, now } : next)
   },
   notify: (notice) => set({ notice }),
   focusSession: async (sessionId) => {

@@ -89,7 +89,13 @@ function installStub(data: StubData): void {
     'settings:get': () => data.settings,
     'tools:get': () => data.tools,
     'briefing:refresh': () => ({ done: true, message: 'started' }),
-    'settings:set': (input) => (data.settings = { ...data.settings, ...(input as object) }),
+    'settings:set': (input) => {
+      // As the settings store does: null removes an override.
+      const next: Record<string, unknown> = { ...data.settings, ...(input as object) }
+      for (const key of Object.keys(next)) if (next[key] === null) delete next[key]
+      data.settings = next as unknown as Settings
+      return data.settings
+    },
     'hooks:install': () => ({ done: true, message: 'Hooks installed in ~/.claude/settings.json' }),
     'session:focus': () => ({ done: true, message: 'focused' }),
     'popover:hide': () => ({ done: false, message: 'nothing to hide' }),
