@@ -330,8 +330,22 @@ describe('small helpers', () => {
   it('flattens control characters and line breaks', () => {
     expect(singleLine('  a\tb\r\n\u2028c\u0007 ')).toBe('a b c')
   })
-  it('lists only missing tools', () => {
-    const tool = (name: 'git' | 'gh', found: boolean) => ({ name, found, path: null, fix: null })
-    expect(missingTools([tool('git', true), tool('gh', false)]).map((t) => t.name)).toEqual(['gh'])
+  it('lists only missing tools, claude and git as required, tmux and gh as optional', () => {
+    const tool = (name: 'claude' | 'git' | 'tmux' | 'gh', found: boolean) => ({
+      name,
+      found,
+      path: null,
+      fix: null,
+    })
+    const names = (tools: { name: string }[]) => tools.map((t) => t.name)
+    const split = missingTools([
+      tool('claude', false),
+      tool('git', true),
+      tool('tmux', false),
+      tool('gh', false),
+    ])
+    expect(names(split.required)).toEqual(['claude'])
+    expect(names(split.optional)).toEqual(['tmux', 'gh'])
+    expect(missingTools([tool('git', true)])).toEqual({ required: [], optional: [] })
   })
 })

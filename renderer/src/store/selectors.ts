@@ -247,8 +247,19 @@ export function isRunning(status: PmRunStatus | null): boolean {
   return status !== null && PHASE_WORDS[status.phase] !== null
 }
 
-export function missingTools(tools: readonly ToolStatus[]): ToolStatus[] {
-  return tools.filter((t) => !t.found)
+/** Navi cannot do its job without these; the others (tmux, gh) only add detail. */
+export const REQUIRED_TOOLS: readonly ToolStatus['name'][] = ['claude', 'git']
+
+/** Missing tools, split into the ones the banner warns about and the optional ones it only mentions. */
+export function missingTools(tools: readonly ToolStatus[]): {
+  required: ToolStatus[]
+  optional: ToolStatus[]
+} {
+  const missing = tools.filter((t) => !t.found)
+  return {
+    required: missing.filter((t) => REQUIRED_TOOLS.includes(t.name)),
+    optional: missing.filter((t) => !REQUIRED_TOOLS.includes(t.name)),
+  }
 }
 
 /** The id `delta` rows away from `current` in `ids`, clamped; the first id when `current` is not there. */
