@@ -68,7 +68,7 @@ test.describe('the popover over navi serve (real engine, claude, git; Debian Chr
     await shot(page, 'app-live-commit')
   })
 
-  test('a claude session at a permission prompt moves its project to the top with the reason', async ({
+  test('needs tmux: a claude session at a permission prompt moves its project to the top with the reason', async ({
     openApp,
     navi,
   }) => {

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react'
+import type { Zone } from '../store/keymap.ts'
+import { useUiStore } from '../store/ui-store.ts'
+
+const TITLES: Record<Zone, string> = { projects: 'Projects', events: 'Events' }
+
+/** The frame of a keyboard zone (projects, events): title, count, and the scrolling list it holds. */
+export function ListZone({
+  zone,
+  count,
+  children,
+}: {
+  zone: Zone
+  count: number
+  children: ReactNode
+}) {
+  const active = useUiStore((s) => s.zone === zone)
+  const setZone = useUiStore((s) => s.setZone)
+  return (
+    <section
+      className={`zone zone--${zone}`}
+      data-testid={`zone-${zone}`}
+      data-active={active}
+      aria-label={TITLES[zone]}
+      // On click, not mousedown: re-rendering between mousedown and mouseup can move the target away
+      // (a first click on "Load older events" then only activated the zone).
+      onClickCapture={() => setZone(zone)}
+    >
+      <header className="zone-head">
+        <h2 className="zone-title">{TITLES[zone]}</h2>
+        {count > 0 && <span className="zone-count">{count}</span>}
+      </header>
+      <div className={`zone-scroll zone-scroll--${zone}`} role="listbox" aria-label={TITLES[zone]}>
+        {children}
+      </div>
+    </section>
+  )
+}
