@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
 import { engineEventSchema } from './schemas/event.ts'
 import { projectSnapshotSchema } from './schemas/project.ts'
@@ -61,7 +62,10 @@ export const ipcContract = {
   'briefing:refresh': { input: z.void(), output: commandResultSchema },
   'settings:set': { input: settingPatchSchema, output: settingsSchema },
   'hooks:install': { input: z.void(), output: commandResultSchema },
-  'session:focus': { input: z.object({ session_id: z.string().min(1) }), output: commandResultSchema },
+  'session:focus': {
+    input: z.object({ session_id: z.string().min(1) }),
+    output: commandResultSchema,
+  },
   /** Esc: the tray hides its popover; a browser tab has nothing to hide and answers done: false. */
   'popover:hide': { input: z.void(), output: commandResultSchema },
 } as const
@@ -84,8 +88,14 @@ export type IpcOutput<C extends IpcChannel> = z.infer<(typeof ipcContract)[C]['o
 export type PushChannel = keyof typeof pushChannels
 export type PushPayload<C extends PushChannel> = z.infer<(typeof pushChannels)[C]>
 
-export const ipcChannels = Object.keys(ipcContract) as IpcChannel[]
-export const pushChannelNames = Object.keys(pushChannels) as PushChannel[]
+export const ipcChannels: readonly IpcChannel[] = IPC_CHANNEL_NAMES
+export const pushChannelNames: readonly PushChannel[] = PUSH_CHANNEL_NAMES
+
+// The preload's zod-free lists name exactly the contract's channels (a compile error otherwise).
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const ipcNamesMatch: SameKeys<(typeof IPC_CHANNEL_NAMES)[number], IpcChannel> = true
+const pushNamesMatch: SameKeys<(typeof PUSH_CHANNEL_NAMES)[number], PushChannel> = true
+void [ipcNamesMatch, pushNamesMatch]
 
 /** The envelope every call returns: handlers never throw across the bridge. */
 export type IpcResult<T> =

@@ -1,0 +1,24 @@
+/**
+ * The contract's channel names as plain data, without zod: the sandboxed preload (which cannot load
+ * packages) checks every call against them. `ipc-contract.ts` fails to typecheck if they drift.
+ */
+export const IPC_CHANNEL_NAMES = [
+  'state:get',
+  'events:list',
+  'briefing:get',
+  'settings:get',
+  'tools:get',
+  'briefing:refresh',
+  'settings:set',
+  'hooks:install',
+  'session:focus',
+  'popover:hide',
+] as const
+
+export const PUSH_CHANNEL_NAMES = [
+  'state:changed',
+  'events:appended',
+  'briefing:changed',
+  'pm:status',
+  'popover:navigate',
+] as const
