@@ -86,10 +86,10 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     pm,
     settings,
     paths,
-    checkTools: () =>
+    checkTools: async () =>
       checkTools({
         env: process.env,
-        claudePath: settings.get().claude_path ?? config.pm.claudePath,
+        claudePath: (await loadConfig(paths)).config.pm.claudePath,
       }),
     installHooks: installHooksForApp,
     hidePopover: (): CommandResult => {
@@ -178,6 +178,7 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
 
   await engine.start()
   briefing = await pm.getBriefing()
+  notifier.seedAttention(briefing.briefing?.output.attention_items ?? [])
   updateTray()
   await pm.start()
   if (opts.e2e) {

@@ -4,6 +4,7 @@ import {
   initialNotifierState,
   isPaused,
   pauseUntil,
+  withSeenAttention,
   type AttentionItemInput,
   type NotifierInput,
   type NotifierState,
@@ -146,6 +147,21 @@ describe('a zero window', () => {
       expect(decision.nextWakeAt).toBeNull()
     },
   )
+
+  it('still makes one notification of the commits of one batch (a pull)', () => {
+    const decision = decideNotifications(
+      initialNotifierState(),
+      input({
+        settings: settings({ commit_group_window: 0 }),
+        events: [
+          commit('navi', 'c1', 'one'),
+          commit('navi', 'c2', 'two'),
+          commit('navi', 'c3', 'three'),
+        ],
+      }),
+    )
+    expect(decision.notifications.map((n) => n.title)).toEqual(['navi: 3 commits'])
+  })
 })
 
 describe('single-event notifications', () => {
@@ -218,6 +234,17 @@ describe('attention items', () => {
     priority,
     title,
     description: `about ${title}`,
+  })
+
+  it("after a restart, the cached briefing's items are remembered, not announced again", () => {
+    const seeded = withSeenAttention(initialNotifierState(), [
+      item('Review PR'),
+      item('Low', 'low'),
+    ])
+    const next = decideNotifications(seeded, {
+      ...input({ attentionItems: [item('Review PR'), item('New one')] }),
+    })
+    expect(next.notifications.map((n) => n.title)).toEqual(['navi: New one'])
   })
 
   it('notifies each new high-priority item once', () => {

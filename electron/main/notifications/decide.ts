@@ -96,6 +96,20 @@ export function isPaused(settings: Pick<Settings, 'paused_until'>, now: number):
 export const attentionKey = (item: Pick<AttentionItemInput, 'project' | 'title'>): string =>
   `${item.project}\u0000${item.title}`
 
+/**
+ * The state after a briefing the user has already had (the cached one at start-up): its high-priority
+ * items count as seen, so a restart does not announce them again.
+ */
+export function withSeenAttention(
+  state: NotifierState,
+  items: AttentionItemInput[],
+): NotifierState {
+  return {
+    ...state,
+    seenAttention: items.filter((item) => item.priority === 'high').map(attentionKey),
+  }
+}
+
 /** The grouping window in ms: 0 (or '0s') means every engine batch is notified at once. */
 export function commitGroupWindowMs(value: Settings['commit_group_window']): number {
   if (value === 0 || (typeof value === 'string' && /^0+(\.0+)?\s*(ms|s|m|h)$/.test(value.trim())))
@@ -126,7 +140,8 @@ export function decideNotifications(state: NotifierState, input: NotifierInput):
     if (event.type === 'commit') {
       if (silenced || !toggles.commits) continue
       const open = groups[event.project]
-      if (open && now >= open.openedAt + windowMs) flush(event.project)
+      // A window of 0 still groups one batch (a pull, a rebase): the flush after the loop sends it.
+      if (open && windowMs > 0 && now >= open.openedAt + windowMs) flush(event.project)
       groups[event.project] = addCommit(groups[event.project], event, now)
       continue
     }

@@ -9,6 +9,7 @@ import type { Settings } from '../../../shared/schemas/settings.ts'
 import {
   decideNotifications,
   initialNotifierState,
+  withSeenAttention,
   type AttentionItemInput,
   type NotificationSpec,
 } from './decide.ts'
@@ -32,6 +33,8 @@ export interface Notifier {
   handleEvents(events: EngineEvent[], projects: ProjectSnapshot[]): void
   /** The attention list of a briefing that just arrived. */
   handleAttention(items: AttentionItemInput[]): void
+  /** The attention list the user has already had (the cached briefing): remembered, not shown. */
+  seedAttention(items: AttentionItemInput[]): void
   stop(): void
 }
 
@@ -99,6 +102,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     },
     handleAttention(items) {
       step([], items)
+    },
+    seedAttention(items) {
+      state = withSeenAttention(state, items)
     },
     stop() {
       stopped = true

@@ -104,9 +104,23 @@ export function createPopover(opts: PopoverOptions): Popover {
     hide()
   })
 
-  window.loadURL(opts.appUrl).catch(() => {
-    // A failed load shows as an empty popover; the renderer's own error reporting covers the rest.
+  // The popover lives as long as the app: Alt+F4 or Cmd+W hide it instead of destroying it (a destroyed
+  // window would break the tray and the notifier's "is it visible" question).
+  let destroying = false
+  window.on('close', (event) => {
+    if (destroying) return
+    event.preventDefault()
+    hide()
   })
+  const load = () =>
+    window.loadURL(opts.appUrl).catch(() => {
+      // A failed load shows as an empty popover; the renderer's own error reporting covers the rest.
+    })
+  // A crashed or killed renderer would leave a blank popover until restart: load it again.
+  window.webContents.on('render-process-gone', (_event, details) => {
+    if (!destroying && details.reason !== 'clean-exit') void load()
+  })
+  void load()
 
   return {
     webContents: window.webContents,
@@ -118,6 +132,9 @@ export function createPopover(opts: PopoverOptions): Popover {
     show,
     hide,
     isVisible: () => window.isVisible(),
-    destroy: () => window.destroy(),
+    destroy: () => {
+      destroying = true
+      window.destroy()
+    },
   }
 }
