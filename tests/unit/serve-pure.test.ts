@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { openCommand } from '../../electron/cli/serve/open-url.ts'
 import { parsePort } from '../../electron/cli/serve/serve-command.ts'
 import { encodeSseEvent } from '../../electron/cli/serve/sse.ts'
-import { mostRecentClient, tmuxServerArgs } from '../../electron/engine/adapters/tmux-focus.ts'
+import { mostRecentClient } from '../../electron/engine/adapters/tmux-focus.ts'
+import { tmuxServerArgs } from '../../electron/engine/adapters/tmux.ts'
 import { toolFix } from '../../electron/services/tools.ts'
 
 describe('parsePort', () => {

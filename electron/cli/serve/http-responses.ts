@@ -1,19 +1,6 @@
 /** The headers and small responses `navi serve` answers with. */
 import type { ServerResponse } from 'node:http'
 
-/** The renderer loads only its own scripts, styles and data; nothing may frame it or be posted from it. */
-export const HTML_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ')
-
 /** On every response. */
 export const BASE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',

@@ -11,7 +11,8 @@ import { resolve, sep } from 'node:path'
 import type { ContractHandlers, PushChannel } from '../../../shared/ipc-contract.ts'
 import { dispatchCall } from '../../services/dispatch.ts'
 import type { PushHub } from '../../services/push-hub.ts'
-import { HTML_CSP, send, sendCallError, sendJson, sendText } from './http-responses.ts'
+import { RENDERER_CSP } from '../../../shared/csp.ts'
+import { send, sendCallError, sendJson, sendText } from './http-responses.ts'
 import { checkRequest, tokenCookie } from './request-auth.ts'
 import { createSseStreams } from './sse.ts'
 import { contentTypeFor, resolveStaticPath } from './static-files.ts'
@@ -207,7 +208,7 @@ async function serveStatic(
   const type = contentTypeFor(file)
   const headers: Record<string, string> = { 'Content-Type': type }
   if (type.startsWith('text/html')) {
-    headers['Content-Security-Policy'] = HTML_CSP
+    headers['Content-Security-Policy'] = RENDERER_CSP
     headers['Cache-Control'] = 'no-store'
   } else headers['Cache-Control'] = 'no-cache'
   send(res, 200, headers, await readFile(file), headOnly)

@@ -4,6 +4,7 @@
  */
 import { execa } from 'execa'
 import type { CommandResult } from '../../../shared/ipc-contract.ts'
+import { tmuxServerArgs } from './tmux.ts'
 
 export interface TmuxTarget {
   /** The server: a socket path (`-S`) or, without a slash, a socket name (`-L`). */
@@ -13,11 +14,6 @@ export interface TmuxTarget {
 }
 
 const PANE_ID = /^%\d+$/
-
-/** The tmux arguments that select the server of `socket`. */
-export function tmuxServerArgs(socket: string): string[] {
-  return [socket.includes('/') ? '-S' : '-L', socket]
-}
 
 /** Never throws: every failure is a `done: false` with the reason. */
 export async function focusTmuxPane(target: TmuxTarget): Promise<CommandResult> {

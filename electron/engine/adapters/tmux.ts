@@ -9,12 +9,17 @@ import {
 
 export { findPaneForPid, type TmuxPane } from '../core/tmux-parse.ts'
 
+/** The tmux arguments that select the server of `socket`: a path (`-S`) or a name (`-L`). */
+export function tmuxServerArgs(socket: string): string[] {
+  return [socket.includes('/') ? '-S' : '-L', socket]
+}
+
 /**
  * Every pane of the tmux server on `socket` (a name for `-L`, or a path for `-S`; the default
  * server without it). No tmux installed, no server running or any failure gives [].
  */
 export async function listTmuxPanes(socket?: string): Promise<TmuxPane[]> {
-  const server = socket === undefined ? [] : [socket.includes('/') ? '-S' : '-L', socket]
+  const server = socket === undefined ? [] : tmuxServerArgs(socket)
   try {
     const result = await execa('tmux', [...server, 'list-panes', '-a', '-F', TMUX_PANE_FORMAT], {
       reject: false,

@@ -1,3 +1,5 @@
+import { isAllowedNavigation } from '../security/link-policy.ts'
+
 export interface SenderFacts {
   /** URL of the frame that sent the call; null when the frame is already gone. */
   frameUrl: string | null
@@ -22,24 +24,5 @@ export interface TrustedRenderer {
 export function isTrustedSender(sender: SenderFacts, trusted: TrustedRenderer): boolean {
   if (sender.senderId !== trusted.popoverId) return false
   if (!sender.isMainFrame || sender.frameUrl === null) return false
-  return isSameApp(sender.frameUrl, trusted.appUrl)
-}
-
-const parse = (url: string): URL | null => {
-  try {
-    return new URL(url)
-  } catch {
-    return null
-  }
-}
-
-/** Same file for a `file:` app, same origin for http(s), same scheme and host for the app's own scheme. */
-function isSameApp(frameUrl: string, appUrl: string): boolean {
-  const frame = parse(frameUrl)
-  const app = parse(appUrl)
-  if (!frame || !app || frame.protocol !== app.protocol) return false
-  if (app.protocol === 'file:') return frame.pathname === app.pathname
-  if (app.protocol === 'http:' || app.protocol === 'https:') return frame.origin === app.origin
-  // A custom standard scheme: WHATWG URL gives it an opaque origin, so compare the host.
-  return frame.host === app.host && frame.username === '' && frame.password === ''
+  return isAllowedNavigation(sender.frameUrl, trusted.appUrl)
 }

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { protocol } from 'electron'
-import { RENDERER_CSP } from '../security/harden.ts'
+import { RENDERER_CSP } from '../../../shared/csp.ts'
 import { RENDERER_SCHEME, resolveRendererAsset } from './renderer-asset.ts'
 
 /** Must run before the app is ready. */

@@ -9,10 +9,7 @@ import {
   isAllowedNavigation,
 } from './link-policy.ts'
 
-/** The renderer's policy: its own scripts and styles only, no network beyond its origin, no framing. */
-export const RENDERER_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+import { RENDERER_CSP } from '../../../shared/csp.ts'
 
 export interface HardenSessionOptions {
   /** The CSP header added to every response; null adds none (the Vite dev server's inline preamble). */

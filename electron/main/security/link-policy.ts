@@ -50,5 +50,11 @@ export function isAllowedNavigation(url: string, appUrl: string): boolean {
     return target.protocol === 'file:' && target.pathname === app.pathname
   if (app.protocol === 'http:' || app.protocol === 'https:') return target.origin === app.origin
   // A custom scheme (the packaged renderer's `navi://app/`) has no origin in the URL standard.
-  return app.host !== '' && target.protocol === app.protocol && target.host === app.host
+  return (
+    app.host !== '' &&
+    target.protocol === app.protocol &&
+    target.host === app.host &&
+    target.username === '' &&
+    target.password === ''
+  )
 }

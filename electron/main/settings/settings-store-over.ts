@@ -11,6 +11,7 @@ import {
 } from '../../../shared/schemas/settings.ts'
 import { mergeSettingPatch } from '../../services/settings-merge.ts'
 import type { SettingsStore } from '../../services/settings-store.ts'
+import { describeIssues } from '../../services/dispatch.ts'
 
 /** What the store needs of electron-store (a `conf` instance has the same shape, which tests use). */
 export interface JsonFileBacking {
@@ -59,11 +60,7 @@ export function createSettingsStoreOver(backing: JsonFileBacking): ElectronSetti
     get: () => current,
     async set(patch: SettingPatch): Promise<Settings> {
       const checked = settingPatchSchema.safeParse(patch)
-      if (!checked.success) {
-        const issue = checked.error.issues[0]
-        const where = issue?.path.join('.') || 'setting'
-        throw new Error(`invalid setting: ${where}: ${issue?.message ?? 'invalid'}`)
-      }
+      if (!checked.success) throw new Error(`invalid setting: ${describeIssues(checked.error)}`)
       const next = mergeSettingPatch(parseSettings(backing.store).settings, checked.data)
       const previous = current
       current = next
