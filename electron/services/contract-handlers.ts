@@ -69,7 +69,7 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
 
     'briefing:get': briefingView,
 
-    'settings:get': async () => deps.settings.get(),
+    'settings:get': async () => (await deps.settings.refresh?.()) ?? deps.settings.get(),
 
     'tools:get': () => deps.checkTools(),
 

@@ -27,6 +27,11 @@ export interface SettingsStore {
   set(patch: SettingPatch): Promise<Settings>
   /** Called after every successful `set`; returns the unsubscribe function. */
   onChange(listener: (settings: Settings) => void): () => void
+  /**
+   * Reads the file again, for a store that does not watch it (another Navi process may have written it).
+   * @default absent: `get()` is always current (electron-store watches the file)
+   */
+  refresh?(): Promise<Settings>
 }
 
 /** The store over `$NAVI_HOME/settings.json` (missing or bad file: the defaults; nothing is written until a `set`). */
@@ -54,6 +59,12 @@ export async function createSettingsFileStore(paths: EnginePaths): Promise<Setti
 
   return {
     get: () => current,
+    async refresh() {
+      // Behind the queued writes, so a read never overtakes this process's own write.
+      await queue
+      current = (await readSettingsFile(paths)).settings
+      return current
+    },
     set(patch) {
       const checked = settingPatchSchema.safeParse(patch)
       if (!checked.success) {

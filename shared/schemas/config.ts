@@ -1,11 +1,22 @@
 import { z } from 'zod'
 
+/** `0`, `0s`, `0.0ms`…: a duration of nothing. */
+export const ZERO_DURATION = /^0+(\.0+)?\s*(ms|s|m|h)?$/
+
 /** A duration such as `30s`, `2m`, `1h` or a number of seconds. */
 export const durationSchema = z.union([
   z.number().positive(),
   z
     .string()
-    .regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/, 'expected a duration such as 500ms, 30s, 2m or 1h'),
+    .regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/, 'expected a duration such as 500ms, 30s, 2m or 1h')
+    .refine((value) => !ZERO_DURATION.test(value), 'expected a duration longer than 0'),
+])
+
+/** A duration, or zero (`0`, `'0s'`) where zero means "at once". */
+export const durationOrZeroSchema = z.union([
+  z.literal(0),
+  z.string().regex(ZERO_DURATION),
+  durationSchema,
 ])
 
 export const registeredProjectSchema = z

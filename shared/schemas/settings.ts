@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { durationSchema } from './config.ts'
+import { durationOrZeroSchema, durationSchema } from './config.ts'
 
 /** Which notifications the app shows; each can be turned off on its own. */
 export const notificationTogglesSchema = z.object({
@@ -18,7 +18,7 @@ export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
 export const settingsSchema = z.object({
   notifications: notificationTogglesSchema.default(notificationTogglesSchema.parse({})),
   /** Commits to one project within this window become one notification; 0 notifies at once. @default '30s' */
-  commit_group_window: z.union([z.literal(0), durationSchema]).default('30s'),
+  commit_group_window: durationOrZeroSchema.default('30s'),
   /** ISO time until which no notification is shown ("Pause notifications for 1 h"). */
   paused_until: z.string().nullable().default(null),
   launch_at_login: z.boolean().default(false),
@@ -47,7 +47,7 @@ export const settingPatchSchema = z.strictObject({
     })
     .partial()
     .optional(),
-  commit_group_window: durationSchema.optional(),
+  commit_group_window: durationOrZeroSchema.optional(),
   paused_until: z.string().nullable().optional(),
   launch_at_login: z.boolean().optional(),
   global_shortcut: z.string().min(1).optional(),

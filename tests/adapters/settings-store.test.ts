@@ -74,6 +74,18 @@ describe('createSettingsFileStore', () => {
     expect(await onDisk()).toMatchObject({ model: 'haiku', launch_at_login: true })
   })
 
+  it('refresh() sees what another process wrote, after its own queued writes', async () => {
+    const store = await createSettingsFileStore(temp.paths)
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(file(), JSON.stringify({ model: 'haiku' }))
+    expect(store.get().model).toBeUndefined()
+    const writing = store.set({ launch_at_login: true })
+    const refreshed = await store.refresh?.()
+    await writing
+    expect(refreshed).toMatchObject({ model: 'haiku', launch_at_login: true })
+    expect(store.get()).toEqual(refreshed)
+  })
+
   it('reads a file with bad keys key by key', async () => {
     await mkdir(temp.paths.naviHome, { recursive: true })
     await writeFile(file(), JSON.stringify({ model: '', launch_at_login: true, x: 1 }))

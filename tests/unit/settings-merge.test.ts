@@ -9,6 +9,9 @@ describe('settingPatchSchema', () => {
     [{ launch_at_login: true }, { launch_at_login: true }],
     [{ notifications: { commits: false } }, { notifications: { commits: false } }],
     [{ poll_interval: null }, { poll_interval: null }],
+    [{ commit_group_window: 0 }, { commit_group_window: 0 }],
+    [{ commit_group_window: '0' }, { commit_group_window: '0' }],
+    [{ commit_group_window: '0s' }, { commit_group_window: '0s' }],
     [{}, {}],
   ])('keeps only the keys of %j', (patch, expected) => {
     expect(settingPatchSchema.parse(patch)).toEqual(expected)
@@ -18,6 +21,9 @@ describe('settingPatchSchema', () => {
     { bogus: 1 },
     { notifications: { bogus: true } },
     { poll_interval: 'soon' },
+    { poll_interval: '0s' },
+    { batch_window: 0 },
+    { commit_group_window: -1 },
     { global_shortcut: '' },
     { launch_at_login: 'yes' },
   ])('refuses %j', (patch) => {

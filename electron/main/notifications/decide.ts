@@ -4,6 +4,7 @@
  */
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
 import { parseDuration } from '../../engine/core/config.ts'
 import { plainText } from './plain-text.ts'
@@ -112,8 +113,7 @@ export function withSeenAttention(
 
 /** The grouping window in ms: 0 (or '0s') means every engine batch is notified at once. */
 export function commitGroupWindowMs(value: Settings['commit_group_window']): number {
-  if (value === 0 || (typeof value === 'string' && /^0+(\.0+)?\s*(ms|s|m|h)$/.test(value.trim())))
-    return 0
+  if (value === 0 || (typeof value === 'string' && ZERO_DURATION.test(value.trim()))) return 0
   return parseDuration(value) ?? DEFAULT_COMMIT_GROUP_WINDOW_MS
 }
 
