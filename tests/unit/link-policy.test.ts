@@ -7,7 +7,7 @@ import {
 describe('isAllowedExternalLink', () => {
   it.each<[string, boolean]>([
     ['https://github.com/anthropics/claude-code', true],
-    ['http://github.com/x', true],
+    ['http://github.com/x', false],
     ['https://GITHUB.com/x', true],
     ['https://docs.anthropic.com/en/docs', true],
     ['https://www.anthropic.com/', true],

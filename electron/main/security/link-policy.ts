@@ -23,7 +23,7 @@ function parse(url: string): URL | null {
 }
 
 /**
- * True for an http(s) URL on an allowed host, on the default port and without credentials: anything else
+ * True for an https URL on an allowed host, on the default port and without credentials: anything else
  * (file:, javascript:, custom schemes, look-alike hosts, `user@host` tricks) stays closed.
  */
 export function isAllowedExternalLink(
@@ -32,7 +32,7 @@ export function isAllowedExternalLink(
 ): boolean {
   const parsed = parse(url)
   if (!parsed) return false
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false
+  if (parsed.protocol !== 'https:') return false
   if (parsed.username !== '' || parsed.password !== '' || parsed.port !== '') return false
   const host = parsed.hostname.toLowerCase()
   return allowHosts.some((allowed) => allowed.toLowerCase() === host)
