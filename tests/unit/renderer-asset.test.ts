@@ -34,7 +34,7 @@ describe('resolveRendererAsset', () => {
     ['backslashes', 'navi://app/..%5c..%5cmain%5cindex.js'],
     ['NUL byte', 'navi://app/index.html%00.js'],
     ['bad escape', 'navi://app/%E0%A4%A'],
-    ['unknown type', 'navi://app/secrets.txt'],
+    ['unknown type', 'navi://app/run.sh'],
     ['not a URL', 'not a url'],
   ])('refuses %s', (_name, url) => {
     expect(resolveRendererAsset(root, url)).toBeNull()

@@ -15,7 +15,7 @@ import { RENDERER_CSP } from '../../../shared/csp.ts'
 import { send, sendCallError, sendJson, sendText } from './http-responses.ts'
 import { checkRequest, tokenCookie } from './request-auth.ts'
 import { createSseStreams } from './sse.ts'
-import { contentTypeFor, resolveStaticPath } from './static-files.ts'
+import { contentTypeFor, resolveStaticPath } from '../../services/static-files.ts'
 
 export interface NaviServerOptions {
   handlers: ContractHandlers

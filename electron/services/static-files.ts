@@ -1,4 +1,7 @@
-/** Which file of the built renderer a URL path names, and its content type. Pure. */
+/**
+ * Which file of the built renderer a URL path names, and its content type: for `navi serve` and for the
+ * tray's `navi://app/` scheme alike. Pure.
+ */
 import { extname, resolve, sep } from 'node:path'
 
 export type StaticPath = { ok: true; path: string } | { ok: false; reason: 'bad_path' | 'outside' }
@@ -16,7 +19,8 @@ export function resolveStaticPath(root: string, rawPathname: string): StaticPath
   } catch {
     return { ok: false, reason: 'bad_path' }
   }
-  if (decoded.includes('\0')) return { ok: false, reason: 'bad_path' }
+  // A backslash is a separator on Windows: refuse it everywhere rather than reason about each platform.
+  if (decoded.includes('\0') || decoded.includes('\\')) return { ok: false, reason: 'bad_path' }
   const wanted = decoded.endsWith('/') ? `${decoded}index.html` : decoded
   const base = resolve(root)
   const path = resolve(base, `.${wanted}`)
@@ -46,5 +50,10 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** The `Content-Type` for a file, by its extension; unknown ones are opaque bytes. */
 export function contentTypeFor(path: string): string {
-  return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
+  return knownContentType(path) ?? 'application/octet-stream'
+}
+
+/** The `Content-Type` for a file of a known kind; undefined for any other. */
+export function knownContentType(path: string): string | undefined {
+  return CONTENT_TYPES[extname(path).toLowerCase()]
 }
