@@ -1,6 +1,6 @@
 /** Human output of the `navi` CLI: short, aligned, pure (text in, text out). */
 import type { EngineEvent } from '../../shared/schemas/event.ts'
-import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+import { pbiLabel, type ProjectSnapshot } from '../../shared/schemas/project.ts'
 import { SESSION_STATUS_LABEL, type Session } from '../../shared/schemas/session.ts'
 import type { DoctorOutput } from '../../shared/schemas/cli.ts'
 
@@ -10,11 +10,6 @@ const ATTENTION_ICON: Record<ProjectSnapshot['attention'], string> = {
   active: '●',
   stale: '!',
   idle: '·',
-}
-
-/** `PBI-8 Research agent` when the list has such an id; a session's task list shows only its title. */
-function pbiLabel(pbi: { id: string; title: string }): string {
-  return /^[A-Za-z]+-\d+$/.test(pbi.id) ? `${pbi.id} ${pbi.title}` : pbi.title
 }
 
 export function formatAgo(iso: string | null, now: number): string {

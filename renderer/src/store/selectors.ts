@@ -5,7 +5,7 @@
 import type { ToolStatus } from '../../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
-import type { Attention, ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import { pbiLabel, type Attention, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import {
   SESSION_STATUS_LABEL,
   type SessionStatus,
@@ -53,11 +53,6 @@ export const ATTENTION_LABEL: Record<Attention, string> = {
 
 export function sessionStatusLabel(status: SessionStatus | null): string {
   return status ? SESSION_STATUS_LABEL[status] : 'no session'
-}
-
-/** `PBI-8 Research agent` when the list has such an id; a session's task list shows only its title. */
-export function pbiLabel(pbi: { id: string; title: string }): string {
-  return /^[A-Za-z]+-\d+$/.test(pbi.id) ? `${pbi.id} ${pbi.title}` : pbi.title
 }
 
 /** Everything one project row shows, as text. */
