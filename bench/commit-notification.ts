@@ -1,10 +1,10 @@
 /**
  * Commit → notification decision latency, p50/p95: a real `git commit` in a repo registered in
  * config.yaml, the running engine (watching) delivering the `commit` event to its subscriber, and the
- * tray's pure `decideNotifications` (electron/main/notifications/decide.ts) deciding to notify. The
- * subscriber and its wake-up timer mirror the Electron notifier (notifier.ts), which cannot load outside
- * Electron. The commit group window is 0 (no grouping), so the decision is taken in the subscriber call that
- * delivers the event; with the default 30 s window the notification follows the first commit by 30 s.
+ * tray's notification loop (electron/main/notifications/notification-loop.ts, the one `notifier.ts` runs
+ * with Electron's `Notification`) deciding to notify. The commit group window is 0 (no grouping), so
+ * the decision is taken in the subscriber call that delivers the event; with the default 30 s window the
+ * notification follows the first commit by 30 s.
  * Each commit waits for its decision before the next (bounded), then a short pause.
  *
  * `node bin/run-ts.mjs bench/commit-notification.ts [--commits N] [--spacing MS]`
@@ -17,11 +17,8 @@ import type { EngineEvent } from '../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../shared/schemas/project.ts'
 import { parseSettings } from '../shared/schemas/settings.ts'
 import { createEngine } from '../electron/engine/index.ts'
-import {
-  decideNotifications,
-  initialNotifierState,
-  type NotificationSpec,
-} from '../electron/main/notifications/decide.ts'
+import type { NotificationSpec } from '../electron/main/notifications/decide.ts'
+import { createNotificationLoop } from '../electron/main/notifications/notification-loop.ts'
 import { createRepoFixture, FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import {
   isMain,
@@ -40,41 +37,26 @@ export interface CommitNotificationOptions {
   window: string
 }
 
-/** The notifier's loop without Electron: state, one timer, and a record of what it decided when. */
+/** The tray's own notification loop (timer and state), with a recorder instead of Electron's `Notification`. */
 function createDecisionLoop(
   window: string,
   onNotify: (spec: NotificationSpec, at: number) => void,
 ) {
   const { settings } = parseSettings({ commit_group_window: window })
-  let state = initialNotifierState()
-  let projects: ProjectSnapshot[] = []
-  let timer: ReturnType<typeof setTimeout> | null = null
+  const loop = createNotificationLoop({
+    getSettings: () => settings,
+    isPopoverVisible: () => false,
+    show: (spec) => onNotify(spec, performance.now()),
+  })
   const decideMs: number[] = []
-  const step = (events: EngineEvent[]) => {
-    const started = performance.now()
-    const decision = decideNotifications(state, {
-      now: Date.now(),
-      events,
-      projects,
-      settings,
-      popover: { visible: false },
-    })
-    const at = performance.now()
-    decideMs.push(at - started)
-    state = decision.state
-    if (timer) clearTimeout(timer)
-    timer = null
-    if (decision.nextWakeAt !== null)
-      timer = setTimeout(() => step([]), Math.max(0, decision.nextWakeAt - Date.now()))
-    for (const spec of decision.notifications) onNotify(spec, at)
-  }
   return {
-    handleEvents(events: EngineEvent[], current: ProjectSnapshot[]) {
-      projects = current
-      step(events)
+    handleEvents(events: EngineEvent[], projects: ProjectSnapshot[]) {
+      const started = performance.now()
+      loop.handleEvents(events, projects)
+      decideMs.push(performance.now() - started)
     },
     decideMs,
-    stop: () => timer && clearTimeout(timer),
+    stop: () => loop.stop(),
   }
 }
 
@@ -182,7 +164,7 @@ export async function benchCommitNotification(opts: CommitNotificationOptions) {
     ],
   )
   console.log(
-    `decideNotifications itself: p50 ${result.decideCallUs.p50} µs, p95 ${result.decideCallUs.p95} µs per call.`,
+    `the notification loop's handleEvents itself: p50 ${result.decideCallUs.p50} µs, p95 ${result.decideCallUs.p95} µs per call.`,
   )
   return result
 }

@@ -202,7 +202,7 @@ if (notify) {
   rows.push([
     `commit → notification decision (window ${show(at(notify, 'window'))})`,
     `p50 ${show(at(notify, 'decision', 'p50Ms'), ' ms')} / p95 ${show(at(notify, 'decision', 'p95Ms'), ' ms')}`,
-    `engine event p50 ${show(at(notify, 'event', 'p50Ms'), ' ms')}; decide() p50 ${show(at(notify, 'decideCallUs', 'p50'), ' µs')}`,
+    `engine event p50 ${show(at(notify, 'event', 'p50Ms'), ' ms')}; handleEvents p50 ${show(at(notify, 'decideCallUs', 'p50'), ' µs')}`,
   ])
 }
 if (paint) {

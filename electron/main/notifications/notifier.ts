@@ -1,18 +1,11 @@
 /**
- * The Electron side of notifications: feeds engine events and briefings to the pure `decideNotifications`,
- * keeps its state and wake-up timer, and shows what it decides as native notifications.
+ * The Electron side of notifications: the loop of `notification-loop.ts` showing what it decides as
+ * native notifications, with a click opening the project and "Go to session" focusing its tmux pane.
  */
 import { Notification } from 'electron'
-import type { EngineEvent } from '../../../shared/schemas/event.ts'
-import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
-import {
-  decideNotifications,
-  initialNotifierState,
-  withSeenAttention,
-  type AttentionItemInput,
-  type NotificationSpec,
-} from './decide.ts'
+import type { NotificationSpec } from './decide.ts'
+import { createNotificationLoop, type NotificationLoop } from './notification-loop.ts'
 import { notificationBody } from './plain-text.ts'
 
 export interface NotifierDeps {
@@ -24,54 +17,15 @@ export interface NotifierDeps {
   onGoToSession(sessionId: string): void
   /** Milliseconds since the epoch; `Date.now` unless a test says otherwise. */
   clock?: () => number
-  /** Failures while showing a notification; they never reach the engine's listener. */
+  /** Failures while deciding or showing a notification; they never reach the engine's listener. */
   onError?: (error: unknown) => void
 }
 
-export interface Notifier {
-  /** New engine events and the projects' current state (for session reasons and tmux panes). */
-  handleEvents(events: EngineEvent[], projects: ProjectSnapshot[]): void
-  /** The attention list of a briefing that just arrived. */
-  handleAttention(items: AttentionItemInput[]): void
-  /** The attention list the user has already had (the cached briefing): remembered, not shown. */
-  seedAttention(items: AttentionItemInput[]): void
-  stop(): void
-}
+export type Notifier = NotificationLoop
 
 export function createNotifier(deps: NotifierDeps): Notifier {
-  const now = deps.clock ?? Date.now
-  let state = initialNotifierState()
-  let projects: ProjectSnapshot[] = []
-  let timer: ReturnType<typeof setTimeout> | null = null
-  let stopped = false
   // Electron drops the click handlers of a Notification that is garbage collected while still on screen.
   const onScreen = new Set<Notification>()
-
-  const step = (events: EngineEvent[], attentionItems?: AttentionItemInput[]) => {
-    if (stopped) return
-    try {
-      const decision = decideNotifications(state, {
-        now: now(),
-        events,
-        projects,
-        ...(attentionItems ? { attentionItems } : {}),
-        settings: deps.getSettings(),
-        popover: { visible: deps.isPopoverVisible() },
-      })
-      state = decision.state
-      schedule(decision.nextWakeAt)
-      for (const spec of decision.notifications) show(spec)
-    } catch (error) {
-      deps.onError?.(error)
-    }
-  }
-
-  const schedule = (wakeAt: number | null) => {
-    if (timer) clearTimeout(timer)
-    timer = null
-    if (wakeAt === null) return
-    timer = setTimeout(() => step([]), Math.max(0, wakeAt - now()))
-  }
 
   const show = (spec: NotificationSpec) => {
     if (!Notification.isSupported()) return
@@ -95,21 +49,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     notification.show()
   }
 
+  const loop = createNotificationLoop({ ...deps, show })
   return {
-    handleEvents(events, current) {
-      projects = current
-      step(events)
-    },
-    handleAttention(items) {
-      step([], items)
-    },
-    seedAttention(items) {
-      state = withSeenAttention(state, items)
-    },
+    ...loop,
     stop() {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      timer = null
+      loop.stop()
       onScreen.clear()
     },
   }
