@@ -4,6 +4,7 @@ import { ATTENTION_ICON, ATTENTION_LABEL, relativeTime } from '../store/selector
 import { useUiStore } from '../store/ui-store.ts'
 import { DetailSessions } from './DetailSessions.tsx'
 import { TaskMark } from './TaskMark.tsx'
+import { BackButton } from './BackButton.tsx'
 
 /** Enter on a project: its sessions (with "Go to session"), branch, worktrees, commits and tasks. */
 export function ProjectDetail() {
@@ -13,15 +14,7 @@ export function ProjectDetail() {
   return (
     <section className="detail" data-testid="project-detail" data-project={name ?? ''}>
       <header className="detail-head">
-        <button
-          type="button"
-          className="back-button"
-          data-testid="detail-back"
-          title="Back (Esc)"
-          onClick={() => back()}
-        >
-          ‹ Back
-        </button>
+        <BackButton testId="detail-back" onBack={back} />
         {project && (
           <span className={`badge badge--${project.attention}`} aria-hidden="true">
             {ATTENTION_ICON[project.attention]}

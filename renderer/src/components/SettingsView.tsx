@@ -2,6 +2,7 @@ import type { NotificationToggles, Settings } from '../../../shared/schemas/sett
 import { useSettingsStore } from '../store/settings-store.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { SettingText } from './SettingText.tsx'
+import { BackButton } from './BackButton.tsx'
 
 const TOGGLES: { key: keyof NotificationToggles; label: string }[] = [
   { key: 'commits', label: 'Commits' },
@@ -20,15 +21,7 @@ export function SettingsView() {
   return (
     <section className="detail settings" data-testid="settings-view">
       <header className="detail-head">
-        <button
-          type="button"
-          className="back-button"
-          data-testid="settings-back"
-          title="Back (Esc)"
-          onClick={() => back()}
-        >
-          ‹ Back
-        </button>
+        <BackButton testId="settings-back" onBack={back} />
         <h2 className="detail-title">Settings</h2>
       </header>
       <div className="detail-body">
