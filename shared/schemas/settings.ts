@@ -22,8 +22,12 @@ export const settingsSchema = z.object({
   /** ISO time until which no notification is shown ("Pause notifications for 1 h"). */
   paused_until: z.string().nullable().default(null),
   launch_at_login: z.boolean().default(false),
-  /** Electron accelerator that toggles the popover. @default 'CommandOrControl+Shift+N' */
-  global_shortcut: z.string().min(1).default('CommandOrControl+Shift+N'),
+  /**
+   * Electron accelerator that toggles the popover. A global shortcut takes the keys from every app, so
+   * the default is one that apps rarely bind (Cmd+Shift+N is New Folder in Finder and a private window
+   * in browsers). @default 'CommandOrControl+Alt+Shift+N'
+   */
+  global_shortcut: z.string().min(1).default('CommandOrControl+Alt+Shift+N'),
   /** Overrides of config.yaml's `poll_interval`, `pm.batch_window`, `pm.model`, `pm.claude_path`. */
   poll_interval: durationSchema.optional(),
   batch_window: durationSchema.optional(),
