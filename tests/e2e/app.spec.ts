@@ -4,6 +4,8 @@
  * the three zones, a commit arriving live, a permission prompt taking the top row, the keyboard, and a
  * refreshed briefing. Screenshots go to test-results/screenshots/app-*.png.
  */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { hasTmux, startClaudeInTmux } from '../support/claude-driver.ts'
 import { structured, toolUse } from '../support/scripted-api.ts'
 import { FIRST_BRIEFING, PROJECT_NAMES, pmReply } from './support/navi-world.ts'
@@ -156,6 +158,40 @@ test.describe('the popover over navi serve (real engine, claude, git; Debian Chr
     await expect(zoneEvents).toHaveAttribute('data-active', 'true')
     await expect(zoneProjects).not.toHaveAttribute('data-active', 'true')
     await shot(page, 'app-events-focused')
+  })
+
+  test('Settings write settings.json through the server; a cleared override is removed', async ({
+    openApp,
+    navi,
+  }) => {
+    const page = await openApp()
+    const onDisk = async (): Promise<Record<string, unknown>> =>
+      JSON.parse(
+        await readFile(join(navi.serveEnv.NAVI_HOME, 'settings.json'), 'utf8').catch(() => '{}'),
+      )
+
+    await page.getByTestId('settings-button').click()
+    await expect(page.getByTestId('settings-view')).toBeVisible()
+    const commits = page.getByTestId('setting-notify-commits')
+    await expect(commits).toBeChecked()
+    await commits.uncheck()
+    await expect.poll(async () => (await onDisk()).notifications).toMatchObject({ commits: false })
+
+    const model = page.getByTestId('setting-model')
+    await model.fill('claude-e2e-model')
+    await model.press('Enter')
+    await expect.poll(async () => (await onDisk()).model).toBe('claude-e2e-model')
+    await model.fill('')
+    await model.press('Enter')
+    await expect.poll(async () => 'model' in (await onDisk())).toBe(false)
+    await shot(page, 'app-settings')
+
+    // Back on the overview, a reload shows the same settings: they live on disk, not in the page.
+    await page.reload()
+    await page.getByTestId('settings-button').click()
+    await expect(page.getByTestId('setting-notify-commits')).not.toBeChecked()
+    await page.getByTestId('setting-notify-commits').check()
+    await expect.poll(async () => (await onDisk()).notifications).toMatchObject({ commits: true })
   })
 
   test('refresh shows "updating…", then the new briefing', async ({ openApp, navi }) => {
