@@ -13,7 +13,7 @@ import {
   type Settings,
 } from '../../shared/schemas/settings.ts'
 import { describeIssues } from './dispatch.ts'
-import { mergeSettingPatch } from './settings-merge.ts'
+import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
 
 export { readSettingsFile, readSettingsOverrides } from '../engine/adapters/navi-settings.ts'
 

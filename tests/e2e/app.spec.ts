@@ -4,7 +4,7 @@
  * the three zones, a commit arriving live, a permission prompt taking the top row, the keyboard, and a
  * refreshed briefing. Screenshots go to test-results/screenshots/app-*.png.
  */
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hasTmux, startClaudeInTmux } from '../support/claude-driver.ts'
 import { structured, toolUse } from '../support/scripted-api.ts'
@@ -192,6 +192,30 @@ test.describe('the popover over navi serve (real engine, claude, git; Debian Chr
     await expect(page.getByTestId('setting-notify-commits')).not.toBeChecked()
     await page.getByTestId('setting-notify-commits').check()
     await expect.poll(async () => (await onDisk()).notifications).toMatchObject({ commits: true })
+  })
+
+  test('a setting the server cannot save is undone on screen, with the reason', async ({
+    openApp,
+    navi,
+  }) => {
+    // A directory where settings.json should be: the server's atomic write fails.
+    const file = join(navi.serveEnv.NAVI_HOME, 'settings.json')
+    const saved = await readFile(file, 'utf8').catch(() => null)
+    await rm(file, { force: true })
+    await mkdir(file)
+    try {
+      const page = await openApp()
+      await page.getByTestId('settings-button').click()
+      const toggle = page.getByTestId('setting-notify-task_completed')
+      await expect(toggle).toBeChecked()
+      await toggle.click()
+      await expect(page.getByTestId('settings-error')).toBeVisible()
+      await expect(toggle).toBeChecked()
+      await shot(page, 'app-settings-error')
+    } finally {
+      await rm(file, { recursive: true, force: true })
+      if (saved !== null) await writeFile(file, saved)
+    }
   })
 
   test('refresh shows "updating…", then the new briefing', async ({ openApp, navi }) => {

@@ -10,7 +10,7 @@ import { settingsSchema, type Settings } from '../../shared/schemas/settings.ts'
 import type { Engine, EngineListener, SessionWithProject } from '../../electron/engine/index.ts'
 import type { Pm } from '../../electron/engine/pm/index.ts'
 import type { PmRunResult } from '../../electron/engine/pm/invoke.ts'
-import { mergeSettingPatch } from '../../electron/services/settings-merge.ts'
+import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
 import type { SettingsStore } from '../../electron/services/settings-store.ts'
 
 export const emptyState = (): EngineState => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mergeSettingPatch } from '../../electron/services/settings-merge.ts'
+import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
 import { settingPatchSchema, settingsSchema } from '../../shared/schemas/settings.ts'
 
 const defaults = settingsSchema.parse({})

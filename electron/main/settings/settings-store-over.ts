@@ -9,7 +9,7 @@ import {
   type SettingPatch,
   type Settings,
 } from '../../../shared/schemas/settings.ts'
-import { mergeSettingPatch } from '../../services/settings-merge.ts'
+import { mergeSettingPatch } from '../../../shared/schemas/settings.ts'
 import type { SettingsStore } from '../../services/settings-store.ts'
 import { describeIssues } from '../../services/dispatch.ts'
 

@@ -1,5 +1,9 @@
 import { create } from 'zustand'
-import type { Settings, SettingPatch } from '../../../shared/schemas/settings.ts'
+import {
+  mergeSettingPatch,
+  type SettingPatch,
+  type Settings,
+} from '../../../shared/schemas/settings.ts'
 import { invoke } from '../lib/api.ts'
 
 interface SettingsStore {
@@ -12,7 +16,7 @@ interface SettingsStore {
   installHooks(): Promise<void>
 }
 
-export const useSettingsStore = create<SettingsStore>()((set) => ({
+export const useSettingsStore = create<SettingsStore>()((set, get) => ({
   settings: null,
   error: null,
   hooksMessage: null,
@@ -22,9 +26,18 @@ export const useSettingsStore = create<SettingsStore>()((set) => ({
     else set({ error: result.error.message })
   },
   set: async (patch) => {
+    // Shown at once (a checkbox must not wait for the disk); the server's answer, or the old value, wins.
+    const before = get().settings
+    if (before) {
+      try {
+        set({ settings: mergeSettingPatch(before, patch) })
+      } catch {
+        // An invalid value: leave it to the server to say why.
+      }
+    }
     const result = await invoke('settings:set', patch)
     if (result.ok) set({ settings: result.data, error: null })
-    else set({ error: result.error.message })
+    else set({ settings: before, error: result.error.message })
   },
   installHooks: async () => {
     set({ hooksMessage: 'Installing…' })
