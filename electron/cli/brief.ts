@@ -4,8 +4,7 @@ import type { EnginePaths } from '../engine/core/paths.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
 import { createPm, type Pm } from '../engine/pm/index.ts'
 import { formatBriefing } from './format-briefing.ts'
-
-type Print = (json: unknown, human: string) => void
+import { printErr, printJson, printOut, type Print } from './output.ts'
 
 /**
  * Exit code 0 with a fresh briefing; 1 when the run failed (a cached briefing is still printed, marked
@@ -40,15 +39,12 @@ export async function startPmForWatch(
     reloadSettings: async () => (await loadConfig(paths)).config.pm,
   })
   pm.onStatus((status) => {
-    if (json) console.log(JSON.stringify({ kind: 'pm_status', ...status }))
-    else if (status.phase === 'starting') console.error(`PM: updating (${status.trigger})…`)
+    if (json) printJson({ kind: 'pm_status', ...status }, 0)
+    else if (status.phase === 'starting') printErr(`PM: updating (${status.trigger})…`)
   })
   pm.onBriefing((state) => {
-    console.log(
-      json
-        ? JSON.stringify({ kind: 'briefing', ...state })
-        : `\n${formatBriefing(state, Date.now())}\n`,
-    )
+    if (json) printJson({ kind: 'briefing', ...state }, 0)
+    else printOut(`\n${formatBriefing(state, Date.now())}\n`)
   })
   await pm.start()
   return pm

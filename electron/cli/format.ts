@@ -3,6 +3,7 @@ import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { pbiLabel, type ProjectSnapshot } from '../../shared/schemas/project.ts'
 import { SESSION_STATUS_LABEL, type Session } from '../../shared/schemas/session.ts'
 import type { DoctorOutput } from '../../shared/schemas/cli.ts'
+import { clipText, inertLine } from '../../shared/text.ts'
 
 const ATTENTION_ICON: Record<ProjectSnapshot['attention'], string> = {
   needs_input: '?',
@@ -67,12 +68,13 @@ export function formatSessions(
 
 export function describeEvent(e: EngineEvent): string {
   const d = e.details
-  const str = (key: string): string => (typeof d[key] === 'string' ? (d[key] as string) : '')
+  const str = (key: string): string =>
+    typeof d[key] === 'string' ? inertLine(d[key] as string) : ''
   switch (e.type) {
     case 'commit':
       return `commit ${str('sha').slice(0, 7)} on ${str('branch') || '(detached)'}: ${clip(str('message'), 70)}`
     case 'branch_created':
-      return `branch ${str('branch')} created`
+      return `branch ${clip(str('branch'), 60)} created`
     case 'task_started':
       return `task started: ${clip(str('task_title'), 60)}`
     case 'task_completed':
@@ -82,13 +84,13 @@ export function describeEvent(e: EngineEvent): string {
     case 'session_started':
       return `${str('agent')} session ${clip(str('name'), 30)} started`
     case 'session_ended':
-      return `session ${clip(str('name'), 30)} ended${str('reason') ? ` (${str('reason')})` : ''}`
+      return `session ${clip(str('name'), 30)} ended${str('reason') ? ` (${clip(str('reason'), 60)})` : ''}`
     case 'session_status_change': {
       const reason = str('reason') ? ` (${clip(str('reason'), 50)})` : ''
       return `${clip(str('name'), 24)}: ${str('from')} → ${str('to')}${reason}`
     }
     case 'pr_created':
-      return `PR opened${typeof d.number === 'number' ? ` #${d.number}` : ''} for ${str('branch')}`
+      return `PR opened${typeof d.number === 'number' ? ` #${d.number}` : ''} for ${clip(str('branch'), 60)}`
   }
 }
 
@@ -106,8 +108,8 @@ export function formatEventLine(e: EngineEvent): string {
 
 export function formatDoctor(report: DoctorOutput): string {
   const lines = report.checks.map((c) => {
-    const fix = !c.ok && c.fix ? `\n      fix: ${c.fix}` : ''
-    return `${c.ok ? 'ok  ' : 'MISS'}  ${c.name.padEnd(16)} ${c.detail}${fix}`
+    const fix = !c.ok && c.fix ? `\n      fix: ${inertLine(c.fix)}` : ''
+    return `${c.ok ? 'ok  ' : 'MISS'}  ${c.name.padEnd(16)} ${inertLine(c.detail)}${fix}`
   })
   const corrupt = Object.entries(report.corrupt_lines).filter(([, n]) => n > 0)
   lines.push(
@@ -115,7 +117,7 @@ export function formatDoctor(report: DoctorOutput): string {
       ? 'ok    corrupt lines    none skipped'
       : `note  corrupt lines    skipped ${corrupt.map(([k, n]) => `${n} in ${k}`).join(', ')}`,
   )
-  for (const error of report.errors) lines.push(`err   ${error}`)
+  for (const error of report.errors) lines.push(`err   ${inertLine(error)}`)
   return lines.join('\n')
 }
 
@@ -131,14 +133,12 @@ function compactNumber(n: number): string {
   return String(n)
 }
 
-/** Control characters in untrusted text (commit subjects, prompts) must not move the terminal cursor. */
-export function clip(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim()
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
-}
+/** Untrusted text on one line, at most `max` long: the shared inert-text rule (shared/text.ts). */
+export const clip = clipText
 
-function table(rows: string[][]): string[] {
+/** Rows as aligned columns; every cell is made inert first, so no field can break the layout. */
+function table(cells: string[][]): string[] {
+  const rows = cells.map((row) => row.map(inertLine))
   const widths: number[] = []
   for (const row of rows)
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))

@@ -1,13 +1,14 @@
 /** `navi usage` and `navi memory …`: the PM's costs and its memory versions. */
-import { readFile } from 'node:fs/promises'
 import { listMemoryVersions, restoreMemory } from '../engine/pm/memory-versions.ts'
 import { summarizeUsage, type UsageTotals } from '../engine/pm/core/usage.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
-
-type Print = (json: unknown, human: string) => void
+import { printErr, type Print } from './output.ts'
+import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
 
 export async function usageCommand(paths: EnginePaths, print: Print): Promise<number> {
-  const text = await readFile(naviFiles(paths).usageLog, 'utf8').catch(() => '')
+  const text = await readRegularText(naviFiles(paths).usageLog, {
+    maxBytes: PM_FILE_MAX_BYTES,
+  }).catch(() => '')
   const report = summarizeUsage(text, new Date())
   const row = (label: string, t: UsageTotals) =>
     `${label.padEnd(8)} ${String(t.runs).padStart(4)} runs${t.failed ? ` (${t.failed} failed)` : ''}  ` +
@@ -37,12 +38,12 @@ export async function memoryCommand(
     return 0
   }
   if (sub !== 'restore') {
-    console.error('usage: navi memory list | navi memory restore [VERSION]')
+    printErr('usage: navi memory list | navi memory restore [VERSION]')
     return 2
   }
   const target = id ?? [...versions].reverse().find((v) => v.reason === 'pre-run')?.id
   if (!target) {
-    console.error('navi: no memory version to restore yet (one is taken before each PM run)')
+    printErr('navi: no memory version to restore yet (one is taken before each PM run)')
     return 1
   }
   const result = await restoreMemory(paths, { version: target })

@@ -6,6 +6,7 @@ import type { ToolStatus } from '../../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import { pbiLabel, type Attention, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import { inertLine } from '../../../shared/text.ts'
 import {
   SESSION_STATUS_LABEL,
   type SessionStatus,
@@ -117,11 +118,8 @@ export function clockTime(now: number, iso: string): string {
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
-/** One line of untrusted text: control characters and line breaks become single spaces. */
-export function singleLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim()
-}
+/** One line of untrusted text: the shared inert-text rule (controls, bidi and zero-width characters go). */
+export const singleLine = inertLine
 
 export type EventColour = 'green' | 'yellow' | 'cyan'
 
@@ -188,7 +186,7 @@ function statusChangeText(name: string, from: string, to: string, reason: string
   if (to === 'needs_permission') return `needs permission: ${reason || name}`
   if (to === 'waiting_input') return `waiting for input${reason ? `: ${reason}` : ''}`
   const label = (s: string) =>
-    s in SESSION_STATUS_LABEL ? SESSION_STATUS_LABEL[s as SessionStatus] : s
+    Object.hasOwn(SESSION_STATUS_LABEL, s) ? SESSION_STATUS_LABEL[s as SessionStatus] : s
   return `${name ? `${name}: ` : ''}${label(from)} → ${label(to)}`
 }
 

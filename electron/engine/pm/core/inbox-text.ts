@@ -3,6 +3,7 @@
  * written by whoever controls a repository or a session, so they enter only as short, single-line JSON
  * string values (quoted data), and the inbox's size is estimated in tokens.
  */
+import { clipText } from '../../../../shared/text.ts'
 
 /** Longest untrusted string kept, in UTF-16 code units (an ellipsis marks a cut). @default 200 */
 export const TEXT_CAP = 200
@@ -15,47 +16,11 @@ const KEYS_CAP = 20
 const DEPTH_CAP = 3
 
 /**
- * C0/C1 controls, zero-width and bidirectional-override characters become a space: a newline could start a
- * fake "## SYSTEM" heading in a prompt, and bidi overrides could show text in another order than it is read.
+ * Untrusted text as a capped, single-line string value (shared/text.ts: invisible characters become a
+ * space, so a newline cannot start a fake "## SYSTEM" heading and bidi overrides cannot reorder text).
  */
-function isInvisible(code: number): boolean {
-  return (
-    code < 0x20 ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x200b && code <= 0x200f) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2060 && code <= 0x2069) ||
-    code === 0xfeff
-  )
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
-
-/** `value` on one line, without control or invisible characters or lone surrogates, whitespace collapsed. */
-export function flattenText(value: string): string {
-  let out = ''
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if (isHighSurrogate(code) && isLowSurrogate(value.charCodeAt(i + 1))) {
-      out += value.slice(i, i + 2)
-      i++
-    } else if (!isHighSurrogate(code) && !isLowSurrogate(code)) {
-      out += isInvisible(code) ? ' ' : value.charAt(i)
-    }
-  }
-  return out.replace(/\s+/g, ' ').trim()
-}
-
-/** Untrusted text as a capped, single-line string value; never splits a surrogate pair. */
 export function quoteText(value: string, max = TEXT_CAP): string {
-  const flat = flattenText(value)
-  if (flat.length <= max) return flat
-  let cut = flat.slice(0, Math.max(0, max - 1))
-  if (isHighSurrogate(cut.charCodeAt(cut.length - 1))) cut = cut.slice(0, -1)
-  return `${cut.trimEnd()}…`
+  return clipText(value, max)
 }
 
 /** `quoteText` for a value that may be missing; null and undefined stay undefined (the key is omitted). */

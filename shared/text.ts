@@ -1,0 +1,89 @@
+/**
+ * Untrusted text made inert. Commit subjects, branch names, session names, cwd paths, hook reasons, task
+ * titles and error messages are written by whoever controls a repository, a session or a file, and every
+ * face prints them: the terminal would obey an ANSI or OSC escape (clear the screen, write the clipboard),
+ * a bidi override would show text in another order than it is read, a newline would start a fake row.
+ *
+ * One character set for every face (CLI, popover, notifications, the PM's inbox): C0 and C1 controls and
+ * DEL, zero-width characters (U+200B–200F, U+2060–2064), line and paragraph separators (U+2028/2029), bidi
+ * embeddings, overrides and isolates (U+202A–202E, U+2066–2069), invisible operators and the BOM (U+FEFF).
+ * Lone surrogates are dropped; cuts never split a surrogate pair. Pure, and safe in the renderer.
+ */
+
+/** True for a UTF-16 code unit that must never reach a screen as it is. */
+export function isInvisibleCode(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2069) ||
+    code === 0xfeff
+  )
+}
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff
+
+/** `value` with every invisible character replaced by `keep(code)` (a string) and lone surrogates dropped. */
+function mapInvisible(value: string, replace: (code: number) => string): string {
+  let out = ''
+  let start = 0
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (isHighSurrogate(code) && isLowSurrogate(value.charCodeAt(i + 1))) {
+      i++
+      continue
+    }
+    const lone = isHighSurrogate(code) || isLowSurrogate(code)
+    if (!lone && !isInvisibleCode(code)) continue
+    out += value.slice(start, i) + (lone ? '' : replace(code))
+    start = i + 1
+  }
+  return start === 0 ? value : out + value.slice(start)
+}
+
+/** Untrusted text on one line: invisible characters become spaces, whitespace runs collapse, trimmed. */
+export function inertLine(value: string): string {
+  return mapInvisible(value, () => ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/**
+ * `inertLine`, cut to at most `max` UTF-16 code units with an ellipsis when it was longer; never half a
+ * surrogate pair.
+ */
+export function clipText(value: string, max: number): string {
+  const line = inertLine(value)
+  if (line.length <= max) return line
+  let cut = line.slice(0, Math.max(0, max - 1))
+  if (isHighSurrogate(cut.charCodeAt(cut.length - 1))) cut = cut.slice(0, -1)
+  return `${cut.trimEnd()}…`
+}
+
+/**
+ * A whole block of output (several lines of a report) made inert: line breaks and tabs are kept, every
+ * other invisible character becomes a space. The last guard before text reaches a terminal.
+ */
+export function inertBlock(text: string): string {
+  return mapInvisible(text, (code) =>
+    code === 0x0a || code === 0x09 ? String.fromCharCode(code) : ' ',
+  )
+}
+
+/**
+ * JSON text (as `JSON.stringify` writes it) with every invisible character inside its strings written as a
+ * `\uXXXX` escape: the same value for a parser, inert on a terminal (`JSON.stringify` escapes C0 controls but
+ * leaves C1 controls, bidi overrides and zero-width characters as they are).
+ */
+export function escapeInvisibleInJson(json: string): string {
+  // Raw line breaks and tabs are only ever the indentation between values (inside strings they are escaped).
+  return mapInvisible(json, (code) =>
+    code === 0x0a || code === 0x09
+      ? String.fromCharCode(code)
+      : `\\u${code.toString(16).padStart(4, '0')}`,
+  )
+}
