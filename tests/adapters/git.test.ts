@@ -9,7 +9,8 @@ import {
   invalidateRepoRoot,
   locateRepo,
 } from '../../electron/engine/adapters/git.ts'
-import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
+import { execa } from 'execa'
+import { createRepoFixture, FIXTURE_GIT_ENV, type RepoFixture } from '../support/repo-fixture.ts'
 
 const fixtures: RepoFixture[] = []
 async function repo(options?: Parameters<typeof createRepoFixture>[0]): Promise<RepoFixture> {
@@ -212,12 +213,16 @@ describe('readGitState', () => {
     const reader = createGitReader()
     const before = await reader.readGitState(r.dir, null)
     const total = NEW_COMMITS_CAP + 3
-    const head = await r.git('rev-parse', 'HEAD')
-    let parent = head
-    for (let i = 1; i <= total; i++) {
-      parent = await r.git('commit-tree', 'HEAD^{tree}', '-p', parent, '-m', `bulk ${i}`)
-    }
-    await r.git('update-ref', 'refs/heads/main', parent)
+    // One fast-import stream instead of a thousand commit-tree processes.
+    const commits = Array.from({ length: total }, (_, i) => {
+      const message = `bulk ${i + 1}`
+      return `commit refs/heads/main\ncommitter Navi Test <t@example.invalid> ${1_700_000_000 + i} +0000\ndata ${message.length}\n${message}\n${i === 0 ? 'from refs/heads/main^0\n' : ''}M 644 inline bulk.txt\ndata ${String(i).length}\n${i}\n`
+    })
+    await execa('git', ['fast-import', '--quiet'], {
+      cwd: r.dir,
+      input: commits.join('\n'),
+      env: FIXTURE_GIT_ENV,
+    })
     const after = await reader.readGitState(r.dir, before.branch_heads)
     expect(after.new_commits).toHaveLength(NEW_COMMITS_CAP)
     expect(after.new_commits[0]?.subject).toBe(`bulk ${total}`)

@@ -1,5 +1,6 @@
 import { execa } from 'execa'
 import { parseGhPrView, type PrState } from '../core/git-parse.ts'
+import { hardeningEnv } from './git-trust.ts'
 
 export type { PrState }
 
@@ -43,7 +44,13 @@ export function createPrStateReader(options: PrStateReaderOptions = {}): PrState
         reject: false,
         timeout: timeoutMs,
         stdin: 'ignore',
-        env: { GH_PROMPT_DISABLED: '1', GH_NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1' },
+        // gh runs git in the repository: with the same repository-controlled executables switched off.
+        env: {
+          ...hardeningEnv(),
+          GH_PROMPT_DISABLED: '1',
+          GH_NO_UPDATE_NOTIFIER: '1',
+          NO_COLOR: '1',
+        },
       })
       if (result.timedOut) return { state: 'unknown' }
       return parseGhPrView(result.exitCode, String(result.stdout), String(result.stderr))

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { existsSync, realpathSync, statSync } from 'node:fs'
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
+import { createRepoTrust, type RepoTrust } from './git-trust.ts'
+import { readRegularTextSync } from './safe-read.ts'
 
 /** Where a directory's repository lives on disk. */
 export interface RepoLocation {
@@ -20,13 +22,19 @@ export interface RepoLocation {
 
 /**
  * Finds the repository containing `cwd` with fs reads only (no git process): walks up to a `.git`
- * directory or file. A `.git` file (linked worktree, submodule) is followed through `gitdir:`, and
- * a `commondir` file there leads to the main repository. A bare main repository has no work tree
- * of its own, so a worktree of it is its own root. null when no repository is found or the `.git`
- * file points nowhere (git itself refuses such a directory).
+ * directory or file, the way git's discovery does: never up into one of the user's
+ * `GIT_CEILING_DIRECTORIES`, and never across a filesystem boundary (unless
+ * `GIT_DISCOVERY_ACROSS_FILESYSTEM` says so). A `.git` file (linked worktree, submodule) is followed
+ * through `gitdir:`, and a `commondir` file there leads to the main repository. A bare main repository
+ * has no work tree of its own, so a worktree of it is its own root. null when no repository is found or
+ * the `.git` file points nowhere (git itself refuses such a directory). Whether git may run there is
+ * another question (git-trust.ts); `findRepoRoot` asks it.
  */
-export function locateRepo(cwd: string): RepoLocation | null {
+export function locateRepo(cwd: string, env: NodeJS.ProcessEnv = process.env): RepoLocation | null {
   let dir = resolve(cwd)
+  const ceilings = ceilingDirectories(env)
+  const acrossFilesystems = /^(1|true|yes|on)$/i.test(env.GIT_DISCOVERY_ACROSS_FILESYSTEM ?? '')
+  let device = deviceOf(dir)
   for (;;) {
     const dotGit = join(dir, '.git')
     const kind = entryKind(dotGit)
@@ -41,8 +49,25 @@ export function locateRepo(cwd: string): RepoLocation | null {
     }
     if (kind === 'file') return followGitFile(dir, dotGit)
     const parent = dirname(dir)
-    if (parent === dir) return null
+    if (parent === dir || ceilings.has(parent)) return null
+    const parentDevice = deviceOf(parent)
+    if (!acrossFilesystems && device !== null && parentDevice !== device) return null
+    device = parentDevice
     dir = parent
+  }
+}
+
+/** The absolute entries of `GIT_CEILING_DIRECTORIES` (git ignores relative ones). */
+function ceilingDirectories(env: NodeJS.ProcessEnv): Set<string> {
+  const list = (env.GIT_CEILING_DIRECTORIES ?? '').split(delimiter)
+  return new Set(list.filter((entry) => isAbsolute(entry)).map((entry) => resolve(entry)))
+}
+
+function deviceOf(path: string): number | null {
+  try {
+    return statSync(path).dev
+  } catch {
+    return null
   }
 }
 
@@ -62,33 +87,42 @@ function followGitFile(workTree: string, dotGitFile: string): RepoLocation | nul
   return { root: real(mainRoot), gitDir, commonDir, isWorktree: true, workTree }
 }
 
-/** A memo of `locateRepo` per cwd; repositories rarely move, so entries live until invalidated. */
+/**
+ * A memo of `locateRepo` per cwd (repositories rarely move, so entries live until invalidated), that
+ * answers only with repositories git may run in: one that git's safe.directory rule refuses is not a
+ * repository for Navi (its sessions become a plain directory project), and the refusal is kept to report.
+ */
 export interface RepoRootCache {
   find(cwd: string): RepoLocation | null
   /** Forget one cwd, or everything when called without an argument. */
   invalidate(cwd?: string): void
+  /** Repositories refused by the trust rule, with the reason, by work tree. */
+  refusals(): Map<string, string>
 }
 
-export function createRepoRootCache(): RepoRootCache {
+export function createRepoRootCache(trust: RepoTrust = createRepoTrust()): RepoRootCache {
   const memo = new Map<string, RepoLocation | null>()
   return {
     find(cwd) {
       const key = resolve(cwd)
-      if (memo.has(key)) return memo.get(key) ?? null
-      const location = locateRepo(key)
-      memo.set(key, location)
-      return location
+      let location = memo.get(key)
+      if (location === undefined) {
+        location = locateRepo(key)
+        memo.set(key, location)
+      }
+      return location !== null && trust.check(location).trusted ? location : null
     },
     invalidate(cwd) {
       if (cwd === undefined) memo.clear()
       else memo.delete(resolve(cwd))
     },
+    refusals: () => trust.refusals(),
   }
 }
 
 const defaultCache = createRepoRootCache()
 
-/** Memoized `locateRepo` (process-wide cache); see `invalidateRepoRoot`. */
+/** Memoized `locateRepo` of a repository git may run in (process-wide cache); see `invalidateRepoRoot`. */
 export function findRepoRoot(cwd: string): RepoLocation | null {
   return defaultCache.find(cwd)
 }
@@ -96,6 +130,11 @@ export function findRepoRoot(cwd: string): RepoLocation | null {
 /** Drops `findRepoRoot`'s memo for one cwd, or all of it. */
 export function invalidateRepoRoot(cwd?: string): void {
   defaultCache.invalidate(cwd)
+}
+
+/** Repositories `findRepoRoot` refused because git would not trust them (recent verdicts). */
+export function refusedRepos(): Map<string, string> {
+  return defaultCache.refusals()
 }
 
 function entryKind(path: string): 'dir' | 'file' | null {
@@ -109,7 +148,7 @@ function entryKind(path: string): 'dir' | 'file' | null {
 
 function readText(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8')
+    return readRegularTextSync(path, { maxBytes: 64 * 1024 })
   } catch {
     return null
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { simpleGit } from 'simple-git'
+import { simpleGit, type SimpleGit } from 'simple-git'
 import type { Commit, GitState, Worktree } from '../../../shared/schemas/project.ts'
 import {
   BRANCH_HEADS_FORMAT,
@@ -14,21 +14,31 @@ import {
   planNewCommitsQuery,
   toCommits,
 } from '../core/git-parse.ts'
-import { locateRepo } from './git-repo-root.ts'
+import { findRepoRoot, refusedRepos, type RepoLocation } from './git-repo-root.ts'
+import {
+  findForeignPath,
+  GIT_HARDENING_CONFIG,
+  gitEnvironment,
+  HARDENING_UNSAFE_OPTIONS,
+} from './git-trust.ts'
 
 export {
   createRepoRootCache,
   findRepoRoot,
   invalidateRepoRoot,
   locateRepo,
+  refusedRepos,
   type RepoLocation,
   type RepoRootCache,
 } from './git-repo-root.ts'
 export { createRepoWatcher, gitFingerprint, type RepoWatcher } from './git-watch.ts'
 export { createPrStateReader, readPrState, type PrState, type PrStateReader } from './gh-pr.ts'
 
-/** Listed one by one in `new_commits`; the rest are only counted in `new_commits_truncated`. */
-export const NEW_COMMITS_CAP = 50
+/**
+ * Listed one by one in `new_commits` (a burst after a restart, a pull or a rebase is listed in full); only
+ * beyond this (merging a long-lived upstream) are the rest counted in `new_commits_truncated`.
+ */
+export const NEW_COMMITS_CAP = 1000
 const RECENT_COMMITS = 5
 
 /**
@@ -60,40 +70,103 @@ export interface GitReader {
    * with `error` set, nulls and empty collections; keep the previous heads for the next diff then.
    */
   readGitState(repoRoot: string, prevBranchHeads: Record<string, string> | null): Promise<GitState>
+  /** Drops what is kept for a repository that is no longer read. */
+  forget(repoRoot: string): void
 }
 
 /**
- * Creates a reader that runs git through one simple-git instance (so `maxConcurrentProcesses`
- * bounds all repositories together). Each command addresses its repository with `-C <root>
- * --git-dir=.git`, so a deleted repository is an error instead of a walk up into a parent repo.
+ * Creates a reader that runs git only in repositories git itself trusts (git-trust.ts), with the
+ * repository-controlled executables switched off. Each command addresses its repository with `-C <root>`
+ * and lets git discover it there, so git's own safe.directory check runs on every command; discovery
+ * stops at `<root>` (`GIT_CEILING_DIRECTORIES`), so a deleted repository is an error instead of a walk up
+ * into a parent repo. At most `maxConcurrentProcesses` git processes run at once, across repositories.
  */
 export function createGitReader(options: GitReaderOptions = {}): GitReader {
-  const git = simpleGit({
-    baseDir: tmpdir(),
-    maxConcurrentProcesses: options.maxConcurrentProcesses ?? 2,
-    timeout: { block: options.timeoutMs ?? 10_000 },
-    trimmed: false,
-    // The user's own GIT_CONFIG_GLOBAL / PREFIX decide e.g. safe.directory: let them through.
-    unsafe: { allowUnsafeConfigPaths: true },
-  })
-  git.env(gitEnvironment(process.env))
-  // simple-git calls the output handler once per spawned process: the exact place to count.
+  const limit = createLimiter(options.maxConcurrentProcesses ?? 2)
+  const euid = process.geteuid?.() ?? null
   const counter = options.spawnCounter
-  git.outputHandler(() => {
-    if (typeof counter === 'function') counter()
-    else if (counter) counter.count++
-  })
+  const instances = new Map<string, SimpleGit>()
+  /** One simple-git per repository: the discovery ceiling is part of its environment. */
+  const gitFor = (repoRoot: string): SimpleGit => {
+    let git = instances.get(repoRoot)
+    if (!git) {
+      git = simpleGit({
+        baseDir: tmpdir(),
+        maxConcurrentProcesses: 1_000,
+        timeout: { block: options.timeoutMs ?? 10_000 },
+        trimmed: false,
+        config: [...GIT_HARDENING_CONFIG],
+        // The user's own GIT_CONFIG_GLOBAL / PREFIX decide e.g. safe.directory: let them through.
+        unsafe: { allowUnsafeConfigPaths: true, ...HARDENING_UNSAFE_OPTIONS },
+      })
+      git.env(gitEnvironment(process.env, repoRoot))
+      // simple-git calls the output handler once per spawned process: the exact place to count.
+      git.outputHandler(() => {
+        if (typeof counter === 'function') counter()
+        else if (counter) counter.count++
+      })
+      instances.set(repoRoot, git)
+    }
+    return git
+  }
   const readPrSafely = (root: string, branch: string | null, head: string | null) =>
     options.readPr
       ? options.readPr(root, branch, head).catch(unknownPr)
       : Promise.resolve(unknownPr())
   const recentByRepo = new Map<string, { key: string; commits: Commit[] }>()
 
+  /** Per repository not owned by the user: its own filter drivers switched off (`-c` pairs). */
+  const extraConfig = new Map<string, string[]>()
   const run = (repoRoot: string, args: string[]): Promise<string> =>
-    git.raw(['-C', repoRoot, '--git-dir=.git', '--work-tree=.', ...args])
+    limit(() =>
+      gitFor(repoRoot).raw([...(extraConfig.get(repoRoot) ?? []), '-C', repoRoot, ...args]),
+    )
+
+  /**
+   * A repository another user owns (trusted through safe.directory) may name filter drivers in its own
+   * config, which `status` runs on files it must re-read. Their names are read afresh before each read
+   * (its owner can change them at any time) and switched off; the user's own repositories keep theirs
+   * (git-lfs and the like are the user's own configuration).
+   */
+  async function disableForeignFilters(repoRoot: string, location: RepoLocation): Promise<void> {
+    if (euid === null || findForeignPath(location, euid) === null) {
+      extraConfig.delete(repoRoot)
+      return
+    }
+    extraConfig.set(repoRoot, [])
+    let names = ''
+    try {
+      names = await run(repoRoot, [
+        'config',
+        '--local',
+        '--includes',
+        '--null',
+        '--name-only',
+        '--get-regexp',
+        '^filter\\.',
+      ])
+    } catch {
+      // Exit 1: no filter configured.
+    }
+    const drivers = new Set(
+      names
+        .split('\0')
+        .map((name) => /^filter\.(.+)\.[^.]+$/s.exec(name)?.[1])
+        .filter((driver): driver is string => driver !== undefined),
+    )
+    extraConfig.set(
+      repoRoot,
+      [...drivers].flatMap((driver) =>
+        ['clean=', 'smudge=', 'process=', 'required=false'].flatMap((setting) => [
+          '-c',
+          `filter.${driver}.${setting}`,
+        ]),
+      ),
+    )
+  }
 
   async function readWorktrees(repoRoot: string): Promise<Worktree[] | null> {
-    const location = locateRepo(repoRoot)
+    const location = findRepoRoot(repoRoot)
     const onlyMain =
       location !== null &&
       !location.isWorktree &&
@@ -158,7 +231,12 @@ export function createGitReader(options: GitReaderOptions = {}): GitReader {
     prevBranchHeads: Record<string, string> | null,
   ): Promise<GitState> {
     if (!existsSync(join(repoRoot, '.git'))) return errorState(`not a git repository: ${repoRoot}`)
+    const location = findRepoRoot(repoRoot)
+    if (location === null) {
+      return errorState(refusedRepos().get(repoRoot) ?? `not a repository git trusts: ${repoRoot}`)
+    }
     try {
+      await disableForeignFilters(repoRoot, location)
       const [statusText, headsText, listedWorktrees] = await Promise.all([
         run(repoRoot, ['status', '--porcelain=v2', '--branch', '-z']),
         run(repoRoot, ['for-each-ref', `--format=${BRANCH_HEADS_FORMAT}`, 'refs/heads']),
@@ -196,7 +274,14 @@ export function createGitReader(options: GitReaderOptions = {}): GitReader {
     }
   }
 
-  return { readGitState }
+  return {
+    readGitState,
+    forget(repoRoot) {
+      instances.delete(repoRoot)
+      extraConfig.delete(repoRoot)
+      recentByRepo.delete(repoRoot)
+    },
+  }
 }
 
 /** The state of a repository git could not read. */
@@ -219,55 +304,22 @@ export function errorState(error: string): GitState {
   }
 }
 
-/** Variables that would point git at another repository than the one asked for. */
-const REDIRECTING_ENV = new Set([
-  'git_dir',
-  'git_work_tree',
-  'git_index_file',
-  'git_common_dir',
-  'git_object_directory',
-  'git_alternate_object_directories',
-  'git_namespace',
-  'git_ceiling_directories',
-  'git_discovery_across_filesystem',
-])
-
-/**
- * Variables simple-git refuses to pass on (editor, pager, ssh, askpass, env-injected config), none
- * of which a read-only status/log/for-each-ref uses: dropping them beats failing every read.
- */
-const REFUSED_ENV = new Set([
-  'editor',
-  'pager',
-  'git_editor',
-  'git_sequence_editor',
-  'git_pager',
-  'git_askpass',
-  'ssh_askpass',
-  'git_ssh',
-  'git_ssh_command',
-  'git_proxy_command',
-  'git_external_diff',
-  'git_template_dir',
-  'git_config_count',
-])
-
-/**
- * The parent environment minus what would redirect git or what simple-git refuses, plus: no
- * optional locks (a background `status` must never take `index.lock` from under the user's own
- * git commands) and no credential prompts.
- */
-function gitEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const clean: Record<string, string> = {}
-  for (const [key, value] of Object.entries(env)) {
-    const name = key.toLowerCase().trim()
-    const dropped =
-      REDIRECTING_ENV.has(name) ||
-      REFUSED_ENV.has(name) ||
-      /^git_config_(key|value)_\d+$/.test(name)
-    if (value !== undefined && !dropped) clean[key] = value
+/** Runs at most `max` tasks at once, the rest in call order. */
+function createLimiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0
+  const waiting: (() => void)[] = []
+  return async (task) => {
+    // A finishing task hands its slot straight to the next waiter, so `active` never exceeds `max`.
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve))
+    else active++
+    try {
+      return await task()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
   }
-  return { ...clean, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }
 }
 
 function unknownPr(): GitState['pr'] {
