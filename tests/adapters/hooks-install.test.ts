@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -179,5 +180,65 @@ describe('hooksStatus', () => {
     const status = await hooksStatus(paths)
     expect(status.outdated).toBe(false)
     expect(status.commands).toHaveLength(1)
+  })
+})
+
+describe('settings files Navi must not break', () => {
+  const original =
+    '{\r\n\t"cleanupPeriodDays": 12345678901234567890,\r\n\t"temperature": 1.0\r\n}\r\n'
+
+  it('edits the target of a symlink and keeps the link', async () => {
+    const real = join(root, 'dotfiles-settings.json')
+    await writeFile(real, original)
+    await symlink(real, settingsPath)
+    await installHooks(paths)
+    expect((await lstat(settingsPath)).isSymbolicLink()).toBe(true)
+    const edited = await readFile(real, 'utf8')
+    expect(
+      edited.startsWith(
+        '{\r\n\t"cleanupPeriodDays": 12345678901234567890,\r\n\t"temperature": 1.0,',
+      ),
+    ).toBe(true)
+    await uninstallHooks(paths)
+    expect(await readFile(real, 'utf8')).toBe(original)
+    expect((await lstat(settingsPath)).isSymbolicLink()).toBe(true)
+  })
+
+  it('refuses a symlink to nothing, leaving the link as it is', async () => {
+    await symlink(join(root, 'missing-target.json'), settingsPath)
+    await expect(installHooks(paths)).rejects.toThrow(/symbolic link .*does not exist/)
+    expect((await lstat(settingsPath)).isSymbolicLink()).toBe(true)
+  })
+
+  it('refuses a read-only file (even as root), leaving it and making no backup', async () => {
+    await writeFile(settingsPath, original, { mode: 0o444 })
+    await expect(installHooks(paths)).rejects.toThrow(/read-only \(mode 444\)/)
+    expect(await readFile(settingsPath, 'utf8')).toBe(original)
+    expect(await backups()).toEqual([])
+  })
+
+  it('refuses a FIFO at once instead of waiting for a writer', async () => {
+    execFileSync('mkfifo', [settingsPath])
+    const started = Date.now()
+    await expect(installHooks(paths)).rejects.toThrow(HooksSettingsError)
+    await expect(installHooks(paths)).rejects.toThrow(/a FIFO, not a regular file/)
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect((await stat(settingsPath)).isFIFO()).toBe(true)
+    const status = await hooksStatus(paths)
+    expect(status.settingsError).toMatch(/FIFO/)
+  })
+
+  it('finds its handler from any working directory', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'navi-elsewhere-'))
+    const cwd = process.cwd()
+    try {
+      process.chdir(elsewhere)
+      const result = await installHooks(paths)
+      expect(result.changed).toBe(true)
+      expect((await stat(naviFiles(paths).hookHandler)).isFile()).toBe(true)
+    } finally {
+      process.chdir(cwd)
+      rmSync(elsewhere, { recursive: true, force: true })
+    }
   })
 })

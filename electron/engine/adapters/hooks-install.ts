@@ -4,9 +4,10 @@
  * (`core/hooks-settings.ts`); this module owns the files.
  *
  * Preserving the user's file:
- * - It is parsed, edited and written back with the indentation, trailing newline and BOM it had
- *   (`JSON.stringify` keeps key order), atomically (write-file-atomic follows a symlinked file).
- *   A file that is not JSON is refused and never touched.
+ * - Only Navi's entries change: the edits are text edits (`core/hooks-settings-text.ts`), so every other
+ *   byte (numbers as written, key order, indentation, CRLF, BOM) stays. The result is written atomically
+ *   to the file a symlink points at. A file that is not JSON, a link to nothing, a read-only file and
+ *   anything but a regular file are refused and never touched.
  * - Before any change to an existing file, its bytes are copied to
  *   `settings.json.navi-backup-<timestamp>`.
  * - Uninstall restores a backup byte for byte when the backup parses to exactly what the removal
@@ -16,12 +17,11 @@
  *   hooks keep calling it until they end, and a missing file would show them hook errors.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import writeFileAtomic from 'write-file-atomic'
 import {
-  addNaviHooks,
   buildNaviHookCommand,
   countNaviEntries,
   HooksSettingsShapeError,
@@ -29,15 +29,15 @@ import {
   removeNaviHooks,
   shellQuote,
 } from '../core/hooks-settings.ts'
+import { addNaviHooksToText, removeNaviHooksFromText } from '../core/hooks-settings-text.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import { readRegularFile, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 import {
   commitSettings,
   findMatchingBackup,
-  formatJson,
   HooksSettingsError,
   readSettings,
   sameJson,
-  styleOf,
 } from './settings-file.ts'
 
 export { HooksSettingsError }
@@ -84,14 +84,26 @@ export interface HooksStatus {
   settingsError?: string
 }
 
-function defaultHandlerSource(): string {
-  const candidates = [
-    fileURLToPath(new URL('../../../resources/hooks/navi-hook.mjs', import.meta.url)),
-    join(process.cwd(), 'resources', 'hooks', 'navi-hook.mjs'),
-  ]
+/**
+ * The handler shipped with this Navi, wherever this code runs from: the sources
+ * (`electron/engine/adapters/`), the CLI bundle (`out/cli/`), the Electron main bundle (`out/main/`) or a
+ * packaged app (`<resources>/hooks/`, electron-builder's extraResources). Never the working directory: a
+ * command run from elsewhere must find the same file.
+ */
+export function defaultHandlerSource(from = import.meta.url): string {
+  const here = dirname(fileURLToPath(from))
+  const candidates: string[] = []
+  for (let dir = here, up = 0; up < 6; up++, dir = dirname(dir)) {
+    candidates.push(join(dir, 'resources', 'hooks', 'navi-hook.mjs'))
+  }
+  const resourcesPath = (process as { resourcesPath?: string }).resourcesPath
+  if (resourcesPath) candidates.push(join(resourcesPath, 'hooks', 'navi-hook.mjs'))
   const found = candidates.find((path) => existsSync(path))
-  if (!found)
-    throw new HooksSettingsError(`Navi's hook handler not found in ${candidates.join(', ')}`)
+  if (!found) {
+    throw new HooksSettingsError(
+      `Navi's hook handler (resources/hooks/navi-hook.mjs) was not found near ${here}; reinstall Navi`,
+    )
+  }
   return found
 }
 
@@ -107,8 +119,10 @@ function hookCommand(paths: EnginePaths, opts: HooksInstallOptions): string {
 }
 
 async function copyHandler(source: string, target: string): Promise<void> {
-  const content = await readFile(source)
-  const existing = await readFile(target).catch(() => null)
+  const content = await readRegularFile(source, { maxBytes: SMALL_FILE_MAX_BYTES })
+  const existing = await readRegularFile(target, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(
+    () => null,
+  )
   if (existing && existing.equals(content)) return
   await mkdir(dirname(target), { recursive: true })
   await writeFileAtomic(target, content, { mode: 0o755 })
@@ -133,18 +147,17 @@ export async function installHooks(
   const files = naviFiles(paths)
   const settingsPath = files.claudeSettings
   const before = await readSettings(settingsPath)
-  let next: unknown
+  let content: string
   try {
-    next = addNaviHooks(before.value, hookCommand(paths, opts))
+    content = addNaviHooksToText(before.raw, hookCommand(paths, opts))
   } catch (error) {
     throw toSettingsError(error, settingsPath)
   }
   await copyHandler(opts.handlerSource ?? defaultHandlerSource(), files.hookHandler)
   await mkdir(files.hooksDir, { recursive: true })
   const result = { changed: false, settingsPath, handlerPath: files.hookHandler }
-  if (before.exists && sameJson(next, before.value)) return { ...result, backupPath: null }
+  if (before.exists && content === before.raw) return { ...result, backupPath: null }
   const now = (opts.now ?? (() => new Date()))()
-  const content = formatJson(next, styleOf(before.raw))
   const backupPath = await commitSettings(settingsPath, before, content, now)
   return { ...result, changed: true, backupPath }
 }
@@ -172,7 +185,12 @@ export async function uninstallHooks(
   }
   const removed = countNaviEntries(before.value)
   const backup = await findMatchingBackup(settingsPath, next)
-  const content = backup?.raw ?? formatJson(next, styleOf(before.raw))
+  let content: string
+  try {
+    content = backup?.raw ?? removeNaviHooksFromText(before.raw)
+  } catch (error) {
+    throw toSettingsError(error, settingsPath)
+  }
   const now = (opts.now ?? (() => new Date()))()
   const backupPath = await commitSettings(settingsPath, before, content, now)
   return { ...result, changed: true, backupPath, removed, restoredFrom: backup?.path ?? null }

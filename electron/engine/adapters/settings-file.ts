@@ -1,13 +1,27 @@
 /**
  * Reading and writing a JSON settings file the user owns (Claude Code's `settings.json`) without
- * disturbing it: parse errors refuse the edit, the original's indentation, final newline and BOM are
- * reapplied, a byte copy is kept as `<file>.navi-backup-<timestamp>` before each change, writes are
- * atomic (write-file-atomic follows a symlinked file), and a write is refused when the file changed
- * since it was read.
+ * disturbing it: parse errors refuse the edit, and so do a link to nothing, a read-only file and anything
+ * but a regular file; a byte copy is kept as `<file>.navi-backup-<timestamp>` before each change, writes
+ * are atomic (write-file-atomic writes through a symlink to its target), and a write is refused when the
+ * file changed since it was read. The edits themselves keep every byte outside Navi's entries
+ * (`core/hooks-settings-text.ts`).
  */
-import { copyFile, constants, mkdir, readFile, readdir } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import {
+  access,
+  copyFile,
+  constants,
+  lstat,
+  mkdir,
+  readdir,
+  readlink,
+  stat,
+} from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import { isMissingFileError, readRegularText, UnreadableFileError } from './safe-read.ts'
+
+/** Claude Code's settings are a few KB; Navi will not edit one this large. @default 4 MiB */
+const SETTINGS_MAX_BYTES = 4 * 1024 * 1024
 
 /** The settings file cannot be edited safely (not JSON, odd shape, changed under us). */
 export class HooksSettingsError extends Error {
@@ -24,29 +38,6 @@ export interface SettingsFile {
   value: unknown
 }
 
-/** Indentation, final newline and BOM of the original, reapplied on write. */
-export interface JsonStyle {
-  indent: string | number
-  finalNewline: boolean
-  bom: boolean
-}
-
-/** The style of `raw` (2 spaces and a final newline for a new file). */
-export function styleOf(raw: string): JsonStyle {
-  const indent = /^[{[]\s*?\n([ \t]+)\S/.exec(raw.replace(/^\uFEFF/, ''))?.[1]
-  return {
-    indent: indent ?? 2,
-    finalNewline: raw === '' || raw.endsWith('\n'),
-    bom: raw.startsWith('\uFEFF'),
-  }
-}
-
-/** `value` as JSON in the given style. */
-export function formatJson(value: unknown, style: JsonStyle): string {
-  const text = JSON.stringify(value, null, style.indent)
-  return `${style.bom ? '\uFEFF' : ''}${text}${style.finalNewline ? '\n' : ''}`
-}
-
 function parseJson(raw: string): unknown {
   const text = raw.replace(/^\uFEFF/, '')
   return text.trim() === '' ? {} : JSON.parse(text)
@@ -54,15 +45,26 @@ function parseJson(raw: string): unknown {
 
 /**
  * Reads and parses the file; a missing or blank file is `{}`.
- * @throws HooksSettingsError when it is not JSON.
+ * @throws HooksSettingsError when it is not JSON, not a regular file, too large, or a symbolic link to
+ * nothing (writing would replace the user's link with a file).
  */
 export async function readSettings(path: string): Promise<SettingsFile> {
+  const link = await lstat(path).catch(() => null)
+  if (link?.isSymbolicLink() && !(await stat(path).catch(() => null))) {
+    const target = resolve(dirname(path), await readlink(path))
+    throw new HooksSettingsError(
+      `${path} is a symbolic link to ${target}, which does not exist; Navi will not replace your link ` +
+        'with a file. Create the target (or remove the link) and run again.',
+    )
+  }
   let raw: string
   try {
-    raw = await readFile(path, 'utf8')
+    raw = await readRegularText(path, { maxBytes: SETTINGS_MAX_BYTES })
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { exists: false, raw: '', value: {} }
+    if (isMissingFileError(error)) return { exists: false, raw: '', value: {} }
+    if (error instanceof UnreadableFileError) {
+      throw new HooksSettingsError(`${path} ${error.message}; Navi left it unchanged.`)
+    }
     throw error
   }
   try {
@@ -115,7 +117,7 @@ export async function findMatchingBackup(
 ): Promise<{ path: string; raw: string } | null> {
   for (const path of (await listBackups(settingsPath)).slice(0, BACKUPS_TRIED)) {
     try {
-      const raw = await readFile(path, 'utf8')
+      const raw = await readRegularText(path, { maxBytes: SETTINGS_MAX_BYTES })
       if (sameJson(parseJson(raw), target)) return { path, raw }
     } catch {
       // Unreadable or not JSON: not a candidate.
@@ -131,14 +133,35 @@ export async function commitSettings(
   content: string,
   now: Date,
 ) {
-  const current = await readFile(path, 'utf8').catch(() => null)
+  const current = await readRegularText(path, { maxBytes: SETTINGS_MAX_BYTES }).catch(() => null)
   if ((current ?? '') !== before.raw || (current !== null) !== before.exists) {
     throw new HooksSettingsError(
       `${path} changed while Navi was editing it; run the command again.`,
     )
   }
+  if (before.exists) await assertWritable(path)
   const backupPath = before.exists ? await writeBackup(path, now) : null
   await mkdir(dirname(path), { recursive: true })
   await writeFileAtomic(path, content)
   return backupPath
+}
+
+/**
+ * Refuses a file the user made read-only: its write bits say "do not change me", and root (who may write
+ * anyway) must respect that as much as anyone.
+ */
+async function assertWritable(path: string): Promise<void> {
+  const info = await stat(path)
+  const writable =
+    (info.mode & 0o222) !== 0 &&
+    (await access(path, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  if (!writable) {
+    throw new HooksSettingsError(
+      `${path} is read-only (mode ${(info.mode & 0o777).toString(8)}); Navi left it unchanged. ` +
+        'Make it writable, or add the hooks by hand (navi hooks status shows the command).',
+    )
+  }
 }

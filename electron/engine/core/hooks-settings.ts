@@ -81,11 +81,11 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function isNaviEntry(entry: unknown): boolean {
+export function isNaviEntry(entry: unknown): boolean {
   return isObject(entry) && entry.type === 'command' && isNaviHookCommand(entry.command)
 }
 
-function naviGroup(event: string, command: string): Json {
+export function naviGroup(event: string, command: string): Json {
   const hooks = [
     { type: 'command', command, ...(BACKGROUND_EVENTS.has(event) ? { async: true } : {}) },
   ]
@@ -93,7 +93,7 @@ function naviGroup(event: string, command: string): Json {
 }
 
 /** `true` when the group is exactly the one Navi would add for this event. */
-function isCurrentNaviGroup(group: unknown, event: string, command: string): boolean {
+export function isCurrentNaviGroup(group: unknown, event: string, command: string): boolean {
   return JSON.stringify(group) === JSON.stringify(naviGroup(event, command))
 }
 
