@@ -1,6 +1,5 @@
 /** One engine cycle: read sources → group → snapshot → diff → log. Owns no timers. */
 import { existsSync } from 'node:fs'
-import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { EngineState } from '../../shared/ipc-contract.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
@@ -8,6 +7,7 @@ import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session, TaskList } from '../../shared/schemas/session.ts'
 import type { LoadedConfig } from './adapters/config-file.ts'
 import type { EventLog } from './adapters/event-log.ts'
+import { openRegularFile } from './adapters/safe-read.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
 import { parseChecklist } from './core/checklist.ts'
 import { createIgnoreMatcher } from './core/config.ts'
@@ -16,6 +16,9 @@ import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.
 import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
+
+/** A markdown backlog is a few KB; a file this large is not one. @default 4 MiB */
+const CHECKLIST_MAX_BYTES = 4 * 1024 * 1024
 
 export interface CycleDiagnostics {
   corruptLines: Record<string, number>
@@ -38,6 +41,10 @@ export interface CycleInput {
   prev: Map<string, ProjectSnapshot>
   force: boolean
   hints: SourceHints
+  /** Projects whose snapshot file is behind `prev` (a save failed): saved again this cycle. */
+  unsaved: ReadonlySet<string>
+  /** When the first cycle ran, if `meta.json` could not record it (events are derived after it anyway). */
+  baselineAt: string | null
 }
 
 export type SessionWithProject = Session & { project: string | null }
@@ -49,6 +56,13 @@ export interface CycleResult {
   snapshots: Map<string, ProjectSnapshot>
   events: EngineEvent[]
   diagnostics: CycleDiagnostics
+  unsaved: Set<string>
+  baselineAt: string | null
+  /**
+   * Something this cycle derived is not durable yet (the event log or a snapshot could not be written):
+   * the engine runs again soon, and the same events (same ids) are logged then.
+   */
+  pending: boolean
 }
 
 export async function runCycle(input: CycleInput): Promise<CycleResult> {
@@ -68,11 +82,12 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
     new Map([...input.prev].map(([dir, snap]) => [dir, snap.name])),
   )
   const meta = await input.store.loadMeta()
+  const baselineAt = meta.baselineAt ?? input.baselineAt
   const lastCycle = Math.max(
     0,
     ...[...input.prev.values()].map((s) => Date.parse(s.captured_at) || 0),
   )
-  const since = lastCycle || (meta.baselineAt ? Date.parse(meta.baselineAt) : now)
+  const since = lastCycle || (baselineAt ? Date.parse(baselineAt) : now)
 
   const built = await mapLimit(groups, 4, (group) =>
     snapshotGroup(group, names.get(group.projectDir) ?? group.projectDir, input),
@@ -80,32 +95,24 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const current = built.filter((s): s is ProjectSnapshot => s !== null)
 
   const events: EngineEvent[] = []
-  if (meta.baselineAt !== null) {
+  if (baselineAt !== null) {
     for (const next of current) {
       events.push(...diffSnapshots(input.prev.get(next.project_dir) ?? null, next, { now, since }))
     }
   }
-  const errors = [...counts.errors]
-  let written: EngineEvent[] = []
-  let logged = true
-  try {
-    written = await input.log.append(events)
-    await input.log.pruneIfDue(now)
-  } catch (error) {
-    // Keep the previous snapshots: the next cycle derives the same events (same ids) and logs them then.
-    logged = false
-    errors.push(`event log: ${error instanceof Error ? error.message : String(error)}`)
-  }
-
-  const snapshots = new Map(input.prev)
-  if (logged) {
-    for (const snapshot of current) {
-      if (changed(input.prev.get(snapshot.project_dir), snapshot)) await input.store.save(snapshot)
-      snapshots.set(snapshot.project_dir, snapshot)
+  const errors = [...counts.errors, ...repos.refusals().values()]
+  const commit = await commitCycle(input, current, events, errors)
+  let savedBaseline = baselineAt
+  let baselineUnsaved = false
+  if (meta.baselineAt === null) {
+    savedBaseline ??= new Date(now).toISOString()
+    try {
+      await input.store.saveMeta({ ...meta, baselineAt: savedBaseline })
+    } catch (error) {
+      baselineUnsaved = true
+      errors.push(`snapshots: cannot record the first run (${messageOf(error)}); retrying`)
     }
   }
-  if (meta.baselineAt === null)
-    await input.store.saveMeta({ ...meta, baselineAt: new Date(now).toISOString() })
   repos.retain(new Set(groups.filter((g) => g.isGit).map((g) => g.projectDir)))
 
   const configErrors = input.config.errors.map((e) => `${e.file}:${e.line}: ${e.message}`)
@@ -118,8 +125,11 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
     sessions: groups.flatMap((g) =>
       g.sessions.map((session) => ({ ...session, project: names.get(g.projectDir) ?? null })),
     ),
-    snapshots,
-    events: written,
+    snapshots: commit.snapshots,
+    events: commit.written,
+    unsaved: commit.unsaved,
+    baselineAt: savedBaseline,
+    pending: !commit.logged || commit.unsaved.size > 0 || baselineUnsaved,
     diagnostics: {
       corruptLines: counts.corruptLines,
       sourceErrors: errors,
@@ -128,6 +138,72 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       durationMs: performance.now() - started,
     },
   }
+}
+
+/**
+ * The one step that makes a cycle's findings durable, in this order: append the events to the log; only
+ * then count their commits as seen (the repositories' previous heads move) and the new snapshots as the
+ * previous ones. When the append fails, nothing moves, so the next cycle derives the same events (same ids)
+ * and logs them then. A snapshot file that cannot be written after a successful append is kept in memory
+ * and saved again by the next cycle: the events are logged, so a restart re-deriving them from an older
+ * snapshot only finds ids the log already has.
+ */
+async function commitCycle(
+  input: CycleInput,
+  current: ProjectSnapshot[],
+  events: EngineEvent[],
+  errors: string[],
+): Promise<{
+  logged: boolean
+  written: EngineEvent[]
+  snapshots: Map<string, ProjectSnapshot>
+  unsaved: Set<string>
+}> {
+  const snapshots = new Map(input.prev)
+  const unsaved = new Set(input.unsaved)
+  let written: EngineEvent[]
+  try {
+    written = await input.log.append(events)
+  } catch (error) {
+    errors.push(
+      `event log: ${messageOf(error)}; ${events.length} event(s) kept and logged once it is writable`,
+    )
+    return { logged: false, written: [], snapshots, unsaved }
+  }
+  for (const snapshot of current) {
+    if (snapshot.git && snapshot.git.error === null) {
+      input.repos.commit(snapshot.project_dir, snapshot.git.branch_heads)
+    }
+  }
+  try {
+    await input.log.pruneIfDue(input.now)
+  } catch (error) {
+    errors.push(`event log: pruning failed (${messageOf(error)}); retried later`)
+  }
+  let failedSaves = 0
+  let firstFailure = ''
+  for (const snapshot of current) {
+    const dir = snapshot.project_dir
+    if (changed(input.prev.get(dir), snapshot) || unsaved.has(dir)) {
+      try {
+        await input.store.save(snapshot)
+        unsaved.delete(dir)
+      } catch (error) {
+        unsaved.add(dir)
+        failedSaves++
+        firstFailure ||= messageOf(error)
+      }
+    }
+    snapshots.set(dir, snapshot)
+  }
+  if (failedSaves > 0) {
+    errors.push(`snapshots: ${failedSaves} could not be saved (${firstFailure}); retrying`)
+  }
+  return { logged: true, written, snapshots, unsaved }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
 async function snapshotGroup(
@@ -150,7 +226,8 @@ async function snapshotGroup(
   )
   const git = group.isGit
     ? await input.repos.read(group.projectDir, {
-        prevHeads: prev?.git?.error ? null : (prev?.git?.branch_heads ?? null),
+        // A snapshot of a failed read carries the last good heads (repo-tracker.ts); an old one has none.
+        prevHeads: previousHeads(prev),
         lastActivity,
         force: input.force,
         now: input.now,
@@ -166,8 +243,15 @@ async function readChecklist(
   errors: string[],
 ): Promise<TaskList[]> {
   try {
-    const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)])
-    const updatedAt = info.mtime.toISOString()
+    const handle = await openRegularFile(file, CHECKLIST_MAX_BYTES)
+    let text: string
+    let updatedAt: string
+    try {
+      updatedAt = (await handle.stat()).mtime.toISOString()
+      text = await handle.readFile('utf8')
+    } finally {
+      await handle.close()
+    }
     return parseChecklist(text, { projectName, file }).map((list) => ({
       ...list,
       updated_at: updatedAt,
@@ -201,4 +285,12 @@ async function mapLimit<T, R>(
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
   return results
+}
+
+/** The heads a persisted snapshot says were seen, or null when it has none to offer. */
+function previousHeads(prev: ProjectSnapshot | null): Record<string, string> | null {
+  const git = prev?.git
+  if (!git) return null
+  if (git.error && Object.keys(git.branch_heads).length === 0) return null
+  return git.branch_heads
 }

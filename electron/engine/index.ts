@@ -5,6 +5,7 @@ import { join } from 'node:path'
  */
 import type { EngineState } from '../../shared/ipc-contract.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
+import { MIN_POLL_INTERVAL_MS } from '../../shared/schemas/config.ts'
 import { loadConfig } from './adapters/config-file.ts'
 import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
 import { createEventLog } from './adapters/event-log.ts'
@@ -32,6 +33,16 @@ export interface EngineOptions {
   minCycleIntervalMs?: number
   /** How often the pids of live sessions are re-checked (a `kill -9` leaves no file change). @default 2000 */
   livenessIntervalMs?: number
+  /**
+   * First wait before a cycle runs again when what it derived could not be made durable (event log or
+   * snapshots not writable); doubled each time up to the poll interval. @default 1000
+   */
+  retryMs?: number
+  /**
+   * Told of every failure the engine survives: a cycle that threw, a listener that threw. The same text is
+   * also in `getState().errors` while it lasts. @default writes one line to stderr
+   */
+  onError?: (message: string) => void
 }
 
 export type EngineListener = (events: EngineEvent[], state: EngineState) => void
@@ -83,6 +94,12 @@ export function createEngine(opts: EngineOptions): Engine {
   let prevSnapshots: Awaited<ReturnType<typeof store.loadAll>> | null = null
   let lastIndexFlush: number | null = null
   let pendingHints: SourceHints = fullScan()
+  let unsaved = new Set<string>()
+  let baselineAt: string | null = null
+  let retryTimer: NodeJS.Timeout | null = null
+  let retryDelayMs = opts.retryMs ?? 1000
+  const onError =
+    opts.onError ?? ((message: string) => void process.stderr.write(`navi engine: ${message}\n`))
   const noHints = (): SourceHints => ({ ...fullScan(), full: false })
 
   const cycle = async (force: boolean): Promise<EngineState> => {
@@ -90,7 +107,8 @@ export function createEngine(opts: EngineOptions): Engine {
     pendingHints = noHints()
     prevSnapshots ??= await store.loadAll()
     const config = await loadConfig(opts.paths)
-    pollIntervalMs = config.config.pollIntervalMs
+    // config.yaml and settings.json already refuse less; a floor here covers any other way in.
+    pollIntervalMs = Math.max(MIN_POLL_INTERVAL_MS, config.config.pollIntervalMs)
     const result = await runCycle({
       now: clock(),
       naviHome: opts.paths.naviHome,
@@ -102,18 +120,66 @@ export function createEngine(opts: EngineOptions): Engine {
       prev: prevSnapshots,
       force,
       hints,
+      unsaved,
+      baselineAt,
     })
     prevSnapshots = result.snapshots
+    unsaved = result.unsaved
+    baselineAt = result.baselineAt
     diagnostics = result.diagnostics
     state = result.state
     sessions = result.sessions
-    if (!stopped) for (const listener of listeners) listener(result.events, state)
+    if (result.pending) scheduleRetry()
+    else retryDelayMs = opts.retryMs ?? 1000
+    notify(result.events)
     // The transcript indexes can be large: written after the first cycle, then at most this often.
     if (lastIndexFlush === null || clock() - lastIndexFlush >= INDEX_FLUSH_INTERVAL_MS) {
       lastIndexFlush = clock()
       await sources.flush()
     }
     return state
+  }
+
+  /** Every listener hears every batch, whatever another one throws. */
+  const notify = (events: EngineEvent[]): void => {
+    if (stopped) return
+    for (const listener of listeners) {
+      try {
+        listener(events, state)
+      } catch (error) {
+        onError(`a listener failed: ${messageOf(error)}`)
+      }
+    }
+  }
+
+  /**
+   * A cycle that threw (a bug, or a failure no source caught) keeps the last good state, says so in its
+   * errors and runs again soon: one bad input must never leave the engine silent.
+   */
+  const cycleFailed = (error: unknown): EngineState => {
+    const message = `cycle failed: ${messageOf(error)}`
+    onError(message)
+    state = {
+      ...state,
+      generated_at: new Date(clock()).toISOString(),
+      errors: [...state.errors.filter((e) => !e.startsWith('cycle failed: ')), message],
+    }
+    notify([])
+    scheduleRetry()
+    return state
+  }
+
+  /** Runs a full cycle again after a growing delay, while what was derived is not durable. */
+  const scheduleRetry = (): void => {
+    if (stopped || retryTimer) return
+    const delay = retryDelayMs
+    retryDelayMs = Math.min(retryDelayMs * 2, pollIntervalMs)
+    retryTimer = setTimeout(() => {
+      retryTimer = null
+      pendingHints.full = true
+      run(false).catch(cycleFailed)
+    }, delay)
+    retryTimer.unref?.()
   }
 
   const run = (force: boolean): Promise<EngineState> => {
@@ -128,7 +194,11 @@ export function createEngine(opts: EngineOptions): Engine {
         rerun = false
         const f = forceNext
         forceNext = false
-        last = await cycle(f)
+        try {
+          last = await cycle(f)
+        } catch (error) {
+          last = cycleFailed(error)
+        }
       } while (rerun && !stopped)
       return last
     }
@@ -163,7 +233,7 @@ export function createEngine(opts: EngineOptions): Engine {
     debounce = setTimeout(() => {
       debounce = null
       lastCycleStart = performance.now()
-      run(false).catch(() => undefined)
+      run(false).catch(cycleFailed)
     }, wait)
   }
 
@@ -172,9 +242,7 @@ export function createEngine(opts: EngineOptions): Engine {
     pollTimer = setTimeout(() => {
       watchers?.ensure()
       pendingHints.full = true
-      run(false)
-        .catch(() => undefined)
-        .finally(armPoll)
+      run(false).catch(cycleFailed).finally(armPoll)
     }, pollIntervalMs)
   }
 
@@ -217,6 +285,7 @@ export function createEngine(opts: EngineOptions): Engine {
       if (debounce) clearTimeout(debounce)
       if (pollTimer) clearTimeout(pollTimer)
       if (livenessTimer) clearInterval(livenessTimer)
+      if (retryTimer) clearTimeout(retryTimer)
       watchers?.close()
       repos.close()
       await running?.catch(() => undefined)
@@ -243,6 +312,10 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     diagnostics: () => diagnostics,
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
 function emptyDiagnostics(): CycleDiagnostics {

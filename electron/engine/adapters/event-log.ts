@@ -9,7 +9,7 @@
  * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped.
  */
 import type { Stats } from 'node:fs'
-import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises'
+import { appendFile, mkdir, rm, stat } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
 import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
@@ -21,6 +21,15 @@ import {
   serializeEvent,
   splitLogLines,
 } from '../core/event-line.ts'
+import {
+  isMissingFileError,
+  openRegularFile,
+  openRegularForAppend,
+  readRegularText,
+} from './safe-read.ts'
+
+/** A log larger than this is not read whole (24 h of events are a few MB). @default 512 MiB */
+const LOG_MAX_BYTES = 512 * 1024 * 1024
 
 /** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
 export type EventLogClock = () => number | Date
@@ -80,6 +89,11 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   let offset = 0
   /** Which file `offset` refers to: a prune by anyone replaces the file with a new inode. */
   let identity: string | null = null
+  /**
+   * Ids of events whose append failed (disk full, I/O error) after it may have written some of them: one
+   * found in the file later was written by this instance and is still news for its caller.
+   */
+  const unsettled = new Set<string>()
   let lastPruneAt = -Infinity
   let closed = false
   let queue: Promise<unknown> = Promise.resolve()
@@ -92,16 +106,29 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     return run
   }
 
+  const lockPath = `${file}.lock`
   const withLock = async <T>(task: () => Promise<T>): Promise<T> => {
     await mkdir(dirname(file), { recursive: true })
-    await (await open(file, 'a')).close()
-    const release = await lockfile.lock(file, {
-      stale,
-      realpath: false,
-      retries: { retries: 400, minTimeout: 5, maxTimeout: 100, factor: 1.3, randomize: true },
-      // The default throws from a timer and kills the process; losing the lock mid-append is survivable.
-      onCompromised: () => undefined,
-    })
+    await (await openRegularForAppend(file)).close()
+    await removeLockFromTheFuture(lockPath, stale)
+    let release: () => Promise<void>
+    try {
+      release = await lockfile.lock(file, {
+        stale,
+        realpath: false,
+        // About 5 s in all: a live writer holds the lock for milliseconds. Longer means a stuck or
+        // foreign lock, which is reported (and the events retried) rather than waited on.
+        retries: { retries: 60, minTimeout: 5, maxTimeout: 100, factor: 1.3, randomize: true },
+        // The default throws from a timer and kills the process; losing the lock mid-append is survivable.
+        onCompromised: () => undefined,
+      })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error
+      throw new Error(
+        `${file} is locked by another process (${lockPath}); the events are kept and written when it is ` +
+          `free. If no other Navi is running, remove ${lockPath}.`,
+      )
+    }
     try {
       return await task()
     } finally {
@@ -140,10 +167,16 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       withLock(async () => {
         const { size, partialTail } = await refresh()
         const fresh: EngineEvent[] = []
+        const landed: EngineEvent[] = []
         const lines: string[] = []
         const batch = new Set<string>()
         for (const event of events) {
-          if (known.has(event.id) || batch.has(event.id)) continue
+          if (batch.has(event.id)) continue
+          if (known.has(event.id)) {
+            // Written by a failed append of ours: on disk, but its caller never heard of it.
+            if (unsettled.delete(event.id)) landed.push(event)
+            continue
+          }
           const line = serializeEvent(event)
           // Only write what reads back as an event; anything else would be a corrupt line.
           if (!parseEventLine(line)) continue
@@ -151,14 +184,23 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
           fresh.push(event)
           lines.push(line)
         }
-        if (fresh.length === 0) return []
+        if (fresh.length === 0) return landed
         // Under the lock nobody is mid-write, so an unterminated tail is a crash leftover: end it, so our
         // first line does not get glued to it (the prune then moves it to the corrupt file).
         const text = `${partialTail ? '\n' : ''}${lines.join('\n')}\n`
-        const written = await appendDurably(file, Buffer.from(text, 'utf8'))
-        offset = size + written
-        for (const event of fresh) known.set(event.id, eventTime(event))
-        return fresh
+        try {
+          const written = await appendDurably(file, Buffer.from(text, 'utf8'))
+          offset = size + written
+        } catch (error) {
+          for (const event of fresh) unsettled.add(event.id)
+          throw error
+        }
+        for (const event of fresh) {
+          known.set(event.id, eventTime(event))
+          unsettled.delete(event.id)
+        }
+        const order = new Map(events.map((event, index) => [event.id, index]))
+        return [...landed, ...fresh].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
       }),
     )
 
@@ -167,7 +209,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       withLock(async () => {
         const at = nowMs(now)
         const cutoff = at - maxAgeMs
-        const { lines, partial } = splitLogLines(await readFile(file, 'utf8'))
+        const { lines, partial } = splitLogLines(
+          await readRegularText(file, { maxBytes: LOG_MAX_BYTES }),
+        )
         // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
         if (partial.trim() !== '') lines.push(partial)
         const kept: string[] = []
@@ -205,9 +249,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     readAll: async () => {
       let text: string
       try {
-        text = await readFile(file, 'utf8')
+        text = await readRegularText(file, { maxBytes: LOG_MAX_BYTES })
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], corrupt: 0 }
+        if (isMissingFileError(err)) return { events: [], corrupt: 0 }
         throw err
       }
       const { lines, partial } = splitLogLines(text)
@@ -230,6 +274,22 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   }
 }
 
+/**
+ * A live holder refreshes its lock's mtime to its own "now" every few seconds, so a lock dated further in
+ * the future than the stale window was left by a clock jump or planted by hand; proper-lockfile would never
+ * call it stale and every writer would wait on it for ever. It is removed.
+ */
+async function removeLockFromTheFuture(lockPath: string, staleMs: number): Promise<void> {
+  const mtime = await stat(lockPath).then(
+    (st) => st.mtimeMs,
+    () => null,
+  )
+  // The file system's clock, not the log's injectable one: mtimes are real times.
+  if (mtime !== null && mtime > Date.now() + staleMs) {
+    await rm(lockPath, { recursive: true, force: true })
+  }
+}
+
 function identityOf(st: Stats): string {
   return `${st.dev}:${st.ino}:${st.birthtimeMs}`
 }
@@ -240,7 +300,7 @@ function toMs(time: Date | number): number {
 
 async function readRange(file: string, from: number, to: number): Promise<Buffer> {
   if (to <= from) return Buffer.alloc(0)
-  const handle = await open(file, 'r')
+  const handle = await openRegularFile(file)
   try {
     const buffer = Buffer.alloc(to - from)
     let read = 0
@@ -257,7 +317,7 @@ async function readRange(file: string, from: number, to: number): Promise<Buffer
 
 /** One O_APPEND write of the whole buffer, flushed to disk; resolves with the bytes written. */
 async function appendDurably(file: string, data: Buffer): Promise<number> {
-  const handle = await open(file, 'a')
+  const handle = await openRegularForAppend(file)
   try {
     let written = 0
     while (written < data.length) {

@@ -4,11 +4,15 @@
  * `<safe name>-<hash of project_dir>.json`: names can collide, directories cannot.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import { readRegularText } from './safe-read.ts'
+
+/** One project's snapshot is a few KB; anything this large is not one. @default 16 MiB */
+const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024
 
 export const snapshotMetaSchema = z.object({
   /** When the engine completed its first cycle ever; null before. Events are only derived after it. */
@@ -55,6 +59,11 @@ export function snapshotFileName(snapshot: Pick<ProjectSnapshot, 'name' | 'proje
 /** A snapshot store in `dir` (created on the first write). */
 export function createSnapshotStore(dir: string): SnapshotStore {
   let lastErrors: SnapshotStoreError[] = []
+  /**
+   * File names by project-dir hash, listed once and then kept up to date by this store's own writes, so
+   * saving n snapshots costs n writes, not n directory listings (4,000 projects took 23 s that way).
+   */
+  let namesByHash: Map<string, Set<string>> | null = null
 
   const listFiles = async (): Promise<string[]> => {
     try {
@@ -65,18 +74,29 @@ export function createSnapshotStore(dir: string): SnapshotStore {
     }
   }
 
-  const filesOf = async (projectDir: string): Promise<string[]> => {
-    const suffix = `-${projectDirHash(projectDir)}.json`
-    return (await listFiles()).filter((name) => name.endsWith(suffix))
+  const names = async (): Promise<Map<string, Set<string>>> => {
+    if (namesByHash) return namesByHash
+    const index = new Map<string, Set<string>>()
+    for (const name of await listFiles()) {
+      const hash = SNAPSHOT_FILE.exec(name)?.[1]
+      if (hash) index.set(hash, (index.get(hash) ?? new Set()).add(name))
+    }
+    namesByHash = index
+    return index
   }
 
+  const filesOf = async (projectDir: string): Promise<string[]> => [
+    ...((await names()).get(projectDirHash(projectDir)) ?? []),
+  ]
+
   const readJson = async (file: string): Promise<unknown> =>
-    JSON.parse(await readFile(file, 'utf8'))
+    JSON.parse(await readRegularText(file, { maxBytes: SNAPSHOT_MAX_BYTES }))
 
   return {
     errors: () => lastErrors,
 
     async loadAll() {
+      namesByHash = null
       const errors: SnapshotStoreError[] = []
       const snapshots = new Map<string, ProjectSnapshot>()
       for (const name of (await listFiles()).sort()) {
@@ -106,13 +126,17 @@ export function createSnapshotStore(dir: string): SnapshotStore {
       await mkdir(dir, { recursive: true })
       const name = snapshotFileName(snapshot)
       await writeFileAtomic(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`)
-      for (const stale of await filesOf(snapshot.project_dir)) {
+      const hash = projectDirHash(snapshot.project_dir)
+      const index = await names()
+      for (const stale of index.get(hash) ?? []) {
         if (stale !== name) await rm(join(dir, stale), { force: true })
       }
+      index.set(hash, new Set([name]))
     },
 
     async remove(projectDir) {
       for (const name of await filesOf(projectDir)) await rm(join(dir, name), { force: true })
+      namesByHash?.delete(projectDirHash(projectDir))
     },
 
     async loadMeta() {
