@@ -10,6 +10,15 @@ import { briefCommand, startPmForWatch } from './brief.ts'
 import { memoryCommand, usageCommand } from './pm-commands.ts'
 import { parsePort, serveCommand } from './serve/serve-command.ts'
 import {
+  createErrorEcho,
+  printErr,
+  printerFor,
+  printJson,
+  printOut,
+  untilStopSignal,
+} from './output.ts'
+import {
+  clip,
   formatDoctor,
   formatEventLine,
   formatEvents,
@@ -52,12 +61,11 @@ async function main(argv: string[]): Promise<number> {
   })
   const [command, sub] = positionals
   if (values.help || !command) {
-    console.log(USAGE)
+    printOut(USAGE)
     return command || values.help ? 0 : 2
   }
   const paths = resolvePaths()
-  const print = (json: unknown, human: string) =>
-    console.log(values.json ? JSON.stringify(json, null, 2) : human)
+  const print = printerFor(values.json)
 
   switch (command) {
     case 'status': {
@@ -79,9 +87,7 @@ async function main(argv: string[]): Promise<number> {
     case 'events': {
       const sinceMs = values.since ? parseDuration(values.since) : null
       if (values.since && sinceMs === null) {
-        console.error(
-          `navi: --since expects a duration such as 30m, 2h or 1d… got "${values.since}"`,
-        )
+        printErr(`navi: --since expects a duration such as 30m, 2h or 1d… got "${values.since}"`)
         return 2
       }
       const engine = createEngine({ paths, watch: false })
@@ -101,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const port = parsePort(values.port)
       if (port === null) {
-        console.error(`navi: --port expects a port number (0-65535), got "${values.port}"`)
+        printErr(`navi: --port expects a port number (0-65535), got "${values.port}"`)
         return 2
       }
       return serveCommand(paths, {
@@ -135,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
             : `not installed${status.missing.length ? `; missing events: ${status.missing.join(', ')}` : ''}. Run: navi hooks install`,
         )
       } else {
-        console.error('usage: navi hooks install|uninstall|status')
+        printErr('usage: navi hooks install|uninstall|status')
         return 2
       }
       return 0
@@ -152,7 +158,7 @@ async function main(argv: string[]): Promise<number> {
       return 0
     }
     default:
-      console.error(`navi: unknown command "${command}"\n\n${USAGE}`)
+      printErr(`navi: unknown command "${command}"\n\n${USAGE}`)
       return 2
   }
 }
@@ -163,21 +169,23 @@ async function watch(
   withPm: boolean,
 ): Promise<number> {
   const engine = createEngine({ paths })
-  engine.subscribe((events) => {
-    for (const event of events) console.log(json ? JSON.stringify(event) : formatEventLine(event))
+  const echoErrors = createErrorEcho('navi watch')
+  engine.subscribe((events, state) => {
+    for (const event of events) {
+      if (json) printJson(event, 0)
+      else printOut(formatEventLine(event))
+    }
+    echoErrors(state.errors)
   })
   const state = await engine.start()
+  echoErrors(state.errors)
   const pm = withPm ? await startPmForWatch(paths, engine, json) : null
   if (!json) {
-    console.error(`navi: watching ${state.projects.length} projects (Ctrl-C to stop)`)
+    printErr(`navi: watching ${state.projects.length} projects (Ctrl-C to stop)`)
   } else {
-    console.error(JSON.stringify({ ready: true, projects: state.projects.length }))
+    printErr(JSON.stringify({ ready: true, projects: state.projects.length }))
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
+  await untilStopSignal()
   await pm?.stop()
   await engine.stop()
   return 0
@@ -186,7 +194,7 @@ async function watch(
 function errorsFooter(errors: string[]): string {
   return errors.length === 0
     ? ''
-    : `\n\n${errors.length} problem(s): ${errors.join('; ')}\nRun navi doctor for details.`
+    : `\n\n${errors.length} problem(s): ${errors.map((e) => clip(e, 300)).join('; ')}\nRun navi doctor for details.`
 }
 
 main(process.argv.slice(2)).then(
@@ -194,7 +202,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (error: unknown) => {
-    console.error(`navi: ${error instanceof Error ? error.message : String(error)}`)
+    printErr(`navi: ${error instanceof Error ? error.message : String(error)}`)
     process.exitCode = 1
   },
 )

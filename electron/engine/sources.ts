@@ -107,7 +107,13 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
           codex.scan(changed(hints.rollouts)),
         ),
       ])
-      errors.push(...scan.errors, ...live.errors, ...lists.errors, ...rollouts.errors)
+      errors.push(
+        ...scan.errors,
+        ...live.errors,
+        ...lists.errors,
+        ...(hookStates.errors ?? []),
+        ...rollouts.errors,
+      )
       // Running totals per file (kept in the persisted index), not only what this process read.
       corruptLines['claude transcripts'] = sum(scan.summaries.map((t) => t.corruptLines))
       corruptLines['claude live sessions'] = live.corrupt

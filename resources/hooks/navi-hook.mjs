@@ -159,19 +159,42 @@ function parsePayload(raw, truncated) {
 
 function rotateIfLarge(inbox) {
   try {
-    if (fs.statSync(inbox).size > ROTATE_AT_BYTES) fs.renameSync(inbox, `${inbox}.1`)
+    const stat = fs.lstatSync(inbox)
+    if (stat.isFile() && stat.size > ROTATE_AT_BYTES) fs.renameSync(inbox, `${inbox}.1`)
   } catch {
     // No inbox yet, or another handler rotated it first.
   }
 }
 
+/**
+ * Non-blocking: opening a FIFO for writing would wait for a reader for ever (and stall a synchronous
+ * hook, so the agent); with O_NONBLOCK it fails at once (ENXIO) or opens, and fstat then refuses
+ * anything that is not a regular file.
+ */
+const APPEND_FLAGS =
+  fs.constants.O_WRONLY |
+  fs.constants.O_APPEND |
+  fs.constants.O_CREAT |
+  (fs.constants.O_NONBLOCK ?? 0)
+
+function appendOnce(file, line) {
+  const fd = fs.openSync(file, APPEND_FLAGS, 0o600)
+  try {
+    if (!fs.fstatSync(fd).isFile())
+      throw new Error(`${file} is not a regular file; nothing written`)
+    fs.writeSync(fd, line)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 function append(file, line) {
   try {
-    fs.appendFileSync(file, line)
+    appendOnce(file, line)
   } catch (error) {
     if (error?.code !== 'ENOENT') throw error
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.appendFileSync(file, line)
+    appendOnce(file, line)
   }
 }
 
@@ -181,7 +204,7 @@ function logError(hooksDir, error) {
     const size = fs.existsSync(file) ? fs.statSync(file).size : 0
     if (size > MAX_ERROR_LOG_BYTES) return
     const message = error instanceof Error ? error.stack || error.message : String(error)
-    fs.appendFileSync(file, `${new Date().toISOString()} ${cap(message, 2000)}\n`)
+    appendOnce(file, `${new Date().toISOString()} ${cap(message, 2000)}\n`)
   } catch {
     // Nowhere to report: stay silent.
   }

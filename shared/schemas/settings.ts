@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { durationOrZeroSchema, durationSchema } from './config.ts'
+import { durationOrZeroSchema, durationSchema, pollIntervalSchema } from './config.ts'
 
 /** Which notifications the app shows; each can be turned off on its own. */
 export const notificationTogglesSchema = z.object({
@@ -29,7 +29,7 @@ export const settingsSchema = z.object({
    */
   global_shortcut: z.string().min(1).default('CommandOrControl+Alt+Shift+N'),
   /** Overrides of config.yaml's `poll_interval`, `pm.batch_window`, `pm.model`, `pm.claude_path`. */
-  poll_interval: durationSchema.optional(),
+  poll_interval: pollIntervalSchema.optional(),
   batch_window: durationSchema.optional(),
   model: z.string().min(1).optional(),
   claude_path: z.string().min(1).optional(),
@@ -55,7 +55,7 @@ export const settingPatchSchema = z.strictObject({
   paused_until: z.string().nullable().optional(),
   launch_at_login: z.boolean().optional(),
   global_shortcut: z.string().min(1).optional(),
-  poll_interval: durationSchema.nullable().optional(),
+  poll_interval: pollIntervalSchema.nullable().optional(),
   batch_window: durationSchema.nullable().optional(),
   model: z.string().min(1).nullable().optional(),
   claude_path: z.string().min(1).nullable().optional(),
@@ -74,7 +74,8 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
   const kept: Record<string, unknown> = {}
   const shape = settingsSchema.shape
   for (const [key, value] of Object.entries(source)) {
-    if (!(key in shape)) continue
+    // Own keys only: `key in shape` is true for "toString", "constructor" or "__proto__" too.
+    if (!Object.hasOwn(shape, key)) continue
     if (key === 'notifications' && isPlainObject(value)) {
       kept.notifications = keepValidToggles(value, problems)
       continue
@@ -98,7 +99,7 @@ function keepValidToggles(
 ): Record<string, boolean> {
   const toggles: Record<string, boolean> = {}
   for (const [name, toggle] of Object.entries(value)) {
-    if (!(name in notificationTogglesSchema.shape)) continue
+    if (!Object.hasOwn(notificationTogglesSchema.shape, name)) continue
     if (typeof toggle === 'boolean') toggles[name] = toggle
     else problems.push(`notifications.${name}: expected true or false; using the default`)
   }

@@ -29,7 +29,7 @@ function line(session: string, event: string, extra: Record<string, unknown> = {
 describe('createHookInbox', () => {
   it('reads nothing from a missing inbox without throwing', async () => {
     const result = await createHookInbox(paths).read()
-    expect(result).toEqual({ states: new Map(), corrupt: 0, changed: false })
+    expect(result).toEqual({ states: new Map(), corrupt: 0, changed: false, errors: [] })
   })
 
   it('folds only what was appended since the previous read, counting corrupt lines', async () => {

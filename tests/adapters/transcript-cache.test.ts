@@ -212,17 +212,18 @@ describe('claude transcript index', () => {
     const total = await writeCorpus(3)
     const reference = await coldSummaries()
     await mkdir(join(temp.paths.naviHome, 'cache'), { recursive: true })
-    for (const junk of [
-      '{"format":"navi-jsonl-index/1","summaryVersion":1,"files":[{"path":',
-      '\u0000\u0001 not json',
-      JSON.stringify({ format: 'navi-jsonl-index/1', summaryVersion: 999, files: [] }),
-      JSON.stringify([1, 2, 3]),
-    ]) {
+    // Unreadable JSON is reported (once); an index of another version is the normal upgrade path.
+    for (const [junk, reported] of [
+      ['{"format":"navi-jsonl-index/1","summaryVersion":1,"files":[{"path":', true],
+      ['\u0000\u0001 not json', true],
+      [JSON.stringify({ format: 'navi-jsonl-index/1', summaryVersion: 999, files: [] }), false],
+      [JSON.stringify([1, 2, 3]), false],
+    ] as const) {
       await writeFile(cacheFile, junk)
       const source = createClaudeTranscriptSource(temp.paths)
       const scan = await source.scan()
       expect(scan.bytesRead).toBe(total)
-      expect(scan.errors).toEqual([])
+      expect(scan.errors).toEqual(reported ? [expect.stringMatching(/indexing from scratch$/)] : [])
       expectSameSummaries(scan.summaries, reference)
       // The unusable index is replaced by a good one.
       await source.flush()

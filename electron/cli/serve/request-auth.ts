@@ -8,6 +8,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 export interface RequestAuthInput {
   /** The `Host` header. */
   host: string | undefined
+  /** How many `Host` headers the request carried (Node keeps only the first): more than one is refused. */
+  hostHeaders?: number
   /** The `Origin` header, when the client sent one. */
   origin: string | undefined
   /** The `Authorization` header. */
@@ -25,7 +27,7 @@ export interface RequestAuthInput {
 export type TokenSource = 'bearer' | 'query' | 'cookie'
 
 export type AuthDecision =
-  { ok: true; via: TokenSource } | { ok: false; status: 401 | 403; reason: string }
+  { ok: true; via: TokenSource } | { ok: false; status: 400 | 401 | 403; reason: string }
 
 /** The cookie carrying the token: one per port, since cookies do not tell ports apart. */
 export const tokenCookieName = (port: number): string => `navi_token_${port}`
@@ -43,8 +45,14 @@ export function allowedOrigins(port: number): string[] {
   return allowedHosts(port).map((host) => `http://${host}`)
 }
 
-/** Decides one request: 403 for a foreign Host or Origin (checked first), 401 without the right token. */
+/**
+ * Decides one request: 400 for more than one Host header, 403 for a foreign Host or Origin (checked
+ * first), 401 without the right token.
+ */
 export function checkRequest(input: RequestAuthInput): AuthDecision {
+  // Two Host headers can name two hosts to two parsers (a proxy and us): never guess which one counts.
+  if ((input.hostHeaders ?? 1) > 1)
+    return { ok: false, status: 400, reason: 'duplicate host header' }
   const host = input.host?.trim().toLowerCase()
   if (!host || !allowedHosts(input.port).includes(host)) {
     return { ok: false, status: 403, reason: 'forbidden host' }

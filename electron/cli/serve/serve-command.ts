@@ -10,6 +10,7 @@ import { createContractHandlers } from '../../services/contract-handlers.ts'
 import { createPushHub } from '../../services/push-hub.ts'
 import { createSettingsFileStore } from '../../services/settings-store.ts'
 import { checkTools } from '../../services/tools.ts'
+import { createErrorEcho, printErr, printJson, printOut, untilStopSignal } from '../output.ts'
 import { openUrl } from './open-url.ts'
 import { resolveRendererDir } from './renderer-dir.ts'
 import { createNaviServer, type NaviServer } from './server.ts'
@@ -33,7 +34,9 @@ export function parsePort(value: string | undefined): number | null {
 
 export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Promise<number> {
   const engine = createEngine({ paths })
-  await engine.start()
+  const echoErrors = createErrorEcho('navi serve')
+  engine.subscribe((_events, state) => echoErrors(state.errors))
+  echoErrors((await engine.start()).errors)
   const pm = opts.withPm
     ? createPm({
         paths,
@@ -74,16 +77,14 @@ export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Prom
     throw error
   }
   const { url, port, token } = server
-  console.log(opts.json ? JSON.stringify({ url, port, token }) : `Navi is serving on ${url}`)
+  if (opts.json) printJson({ url, port, token }, 0)
+  else printOut(`Navi is serving on ${url}`)
   if (opts.open) {
     const error = await openUrl(url)
-    if (error) console.error(`navi: could not open a browser (${error}); open ${url} yourself`)
+    if (error) printErr(`navi: could not open a browser (${error}); open ${url} yourself`)
   }
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve())
-    process.once('SIGTERM', () => resolve())
-  })
+  await untilStopSignal()
   await server.close()
   await shutdown()
   return 0

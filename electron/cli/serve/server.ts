@@ -5,13 +5,14 @@
  */
 import { randomBytes } from 'node:crypto'
 import { readFile, realpath, stat } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve, sep } from 'node:path'
 import type { ContractHandlers, PushChannel } from '../../../shared/ipc-contract.ts'
 import { dispatchCall } from '../../services/dispatch.ts'
 import type { PushHub } from '../../services/push-hub.ts'
 import { RENDERER_CSP } from '../../../shared/csp.ts'
+import { printErr } from '../output.ts'
 import { send, sendCallError, sendJson, sendText } from './http-responses.ts'
 import { checkRequest, tokenCookie } from './request-auth.ts'
 import { createSseStreams } from './sse.ts'
@@ -60,6 +61,7 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
     const query = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1))
     const decision = checkRequest({
       host: req.headers.host,
+      hostHeaders: countHeader(req.rawHeaders, 'host'),
       origin: req.headers.origin,
       authorization: req.headers.authorization,
       queryToken: query.get('token') ?? undefined,
@@ -89,13 +91,14 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
     return serveStatic(res, opts.rendererDir, pathname, method === 'HEAD')
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendText(res, 500, 'internal error')
       else res.end()
-      console.error(`navi serve: ${error instanceof Error ? error.message : String(error)}`)
+      printErr(`navi serve: ${error instanceof Error ? error.message : String(error)}`)
     })
   })
+  limitConnections(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(opts.port, '127.0.0.1', () => {
@@ -117,6 +120,32 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
       })
     },
   }
+}
+
+/**
+ * Sockets that say nothing, or stop halfway, must not pile up: any local program can open them without
+ * the token, and enough of them would starve the browser. Headers must arrive within 10 s and a whole
+ * request within 15 s; a socket silent for 60 s is closed (an SSE stream writes a keep-alive every 15 s);
+ * an idle keep-alive connection lasts 5 s; and past `MAX_CONNECTIONS` new connections are refused at once.
+ */
+function limitConnections(server: Server): void {
+  server.headersTimeout = 10_000
+  server.requestTimeout = 15_000
+  server.keepAliveTimeout = 5_000
+  server.maxConnections = MAX_CONNECTIONS
+  server.setTimeout(60_000, (socket) => socket.destroy())
+}
+
+/** Connections open at once: a few browser tabs need a dozen. */
+export const MAX_CONNECTIONS = 256
+
+/** How many times `name` appears in `rawHeaders` (alternating names and values). */
+function countHeader(rawHeaders: string[], name: string): number {
+  let count = 0
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === name) count++
+  }
+  return count
 }
 
 async function initialPushes(handlers: ContractHandlers): Promise<[PushChannel, unknown][]> {

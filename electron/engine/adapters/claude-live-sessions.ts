@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs'
-import { readFile, readdir } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { parseProcStartTime } from '../core/proc-stat.ts'
 import type { LiveSessionRecord } from '../core/records.ts'
 import { isPidAlive } from './process.ts'
+import { readErrorText, readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
+import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
 
 export interface LiveSessionDeps {
   /** Whether a process with this pid exists. Default: `process.kill(pid, 0)`, EPERM counting as alive. */
@@ -26,7 +28,7 @@ export interface LiveSessionsReadResult {
   errors: string[]
 }
 
-const nullableString = z.string().nullable().optional().catch(null)
+const nullableString = z.string().max(4096).nullable().optional().catch(null)
 const nullableNumber = z.number().nullable().optional().catch(null)
 
 const liveSessionFileSchema = z.object({
@@ -88,11 +90,11 @@ export async function readLiveSessions(
     const file = join(dir, name)
     let text: string
     try {
-      text = await readFile(file, 'utf8')
+      text = await readRegularText(file, { maxBytes: SMALL_FILE_MAX_BYTES })
     } catch (error) {
       // Removed between readdir and read: the session just ended.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        result.errors.push(`${file}: ${String(error)}`)
+        result.errors.push(`${file}: ${readErrorText(error)}`)
       }
       continue
     }
@@ -102,17 +104,19 @@ export async function readLiveSessions(
       continue
     }
     const procStart = data.procStart ?? null
+    // A time that is not a believable epoch (1e308, year 9999) is a bad field: absent, not fatal.
+    const latest = latestPlausibleMs(Date.now())
     result.records.push({
       pid: data.pid,
       sessionId: data.sessionId,
       cwd: data.cwd ?? null,
-      startedAt: data.startedAt ?? null,
+      startedAt: asEpochMs(data.startedAt, latest),
       procStart,
       name: data.name ?? null,
       entrypoint: data.entrypoint ?? null,
       status: data.status ?? null,
       waitingFor: data.waitingFor ?? null,
-      statusUpdatedAt: data.statusUpdatedAt ?? null,
+      statusUpdatedAt: asEpochMs(data.statusUpdatedAt, latest),
       alive: isSessionProcessAlive(data.pid, procStart, deps),
       file,
     })

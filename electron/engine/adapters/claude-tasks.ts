@@ -1,10 +1,11 @@
-import { readFile, readdir, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { taskStatusSchema, type TaskItem } from '../../../shared/schemas/session.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { ClaudeTaskListRecord } from '../core/records.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
+import { readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 
 export interface ClaudeTaskListsReadResult {
   lists: ClaudeTaskListRecord[]
@@ -60,7 +61,7 @@ async function readTaskList(
     let text: string
     let mtimeMs: number
     try {
-      text = await readFile(file, 'utf8')
+      text = await readRegularText(file, { maxBytes: SMALL_FILE_MAX_BYTES })
       mtimeMs = (await stat(file)).mtimeMs
     } catch (error) {
       // A deleted task (TaskUpdate status "deleted") removes its file.

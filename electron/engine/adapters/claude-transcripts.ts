@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { basename, join, relative, sep } from 'node:path'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { TranscriptSummary } from '../core/records.ts'
@@ -9,6 +9,8 @@ import {
 } from '../core/summary-codec.ts'
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
 import { createJsonlFileSet, type JsonlFileSetUpdate } from './jsonl-file-set.ts'
+import { readRegularText } from './safe-read.ts'
+import { latestPlausibleMs } from '../core/json-narrow.ts'
 
 export interface TranscriptScanResult {
   /** One summary per `projects/*\/*.jsonl`; the objects are updated in place by later scans. */
@@ -62,7 +64,7 @@ async function listDir(path: string, errors: string[]) {
 /** The Agent tool_use id a sub-agent file belongs to, from `agent-<id>.meta.json`. */
 async function readAgentToolUseId(metaPath: string): Promise<string | null> {
   try {
-    const meta: unknown = JSON.parse(await readFile(metaPath, 'utf8'))
+    const meta: unknown = JSON.parse(await readRegularText(metaPath, { maxBytes: 64 * 1024 }))
     if (typeof meta !== 'object' || meta === null || !('toolUseId' in meta)) return null
     return typeof meta.toolUseId === 'string' ? meta.toolUseId : null
   } catch {
@@ -92,7 +94,8 @@ export function createClaudeTranscriptSource(
   const files = createJsonlFileSet<TranscriptSummary>(
     {
       create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
-      fold: foldTranscriptLine,
+      // Times ahead of the clock by more than the allowed skew are bad values (json-narrow.ts).
+      fold: (summary, line) => foldTranscriptLine(summary, line, latestPlausibleMs(Date.now())),
     },
     { cache: cacheFile === null ? null : { file: cacheFile, codec } },
   )

@@ -13,6 +13,7 @@ import {
   encodeCodexSummary,
 } from '../core/summary-codec.ts'
 import { createJsonlFileSet } from './jsonl-file-set.ts'
+import { latestPlausibleMs } from '../core/json-narrow.ts'
 
 export interface RolloutScanResult {
   /** One summary per rollout file; the objects are updated in place by later scans. */
@@ -99,7 +100,8 @@ export function createCodexRolloutSource(
   const files = createJsonlFileSet<CodexRolloutSummary>(
     {
       create: (path) => emptyCodexRolloutSummary(threadIdFromRolloutPath(path), path),
-      fold: foldCodexLine,
+      // Times ahead of the clock by more than the allowed skew are bad values (json-narrow.ts).
+      fold: (summary, line) => foldCodexLine(summary, line, latestPlausibleMs(Date.now())),
     },
     { cache: cacheFile === null ? null : { file: cacheFile, codec } },
   )

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { defaultConfig, parseConfig, type ConfigError, type ParsedConfig } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { applySettingsOverrides } from '../core/settings-overlay.ts'
 import type { NaviConfig } from '../../../shared/schemas/config.ts'
 import { readSettingsOverrides } from './navi-settings.ts'
+import { readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 
 export interface LoadedConfig {
   config: NaviConfig
@@ -38,7 +38,7 @@ async function loadConfigYaml(
   const file = naviFiles(paths).config
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await readRegularText(file, { maxBytes: SMALL_FILE_MAX_BYTES })
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return { config: defaultConfig(), errors: [], exists: false }

@@ -8,12 +8,17 @@
  * read are folded before the new file's. A truncated or deleted inbox only restarts the tail: the
  * states folded so far stay, since hook events of a session only ever move its state forward.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { foldHookLine } from '../core/hook-fold.ts'
+import { latestPlausibleMs } from '../core/json-narrow.ts'
 import { createLineSplitter } from '../core/line-splitter.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { HookSessionState } from '../core/records.ts'
 import { createJsonlTail } from './jsonl-tail.ts'
+import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
+
+/** The handler rotates at 20 MB; a rotated file far larger than that is not one of ours. */
+const ROTATED_MAX_BYTES = 64 * 1024 * 1024
 
 export interface HookInboxRead {
   /** Folded state per session id (a copy: the caller may keep it). */
@@ -22,6 +27,8 @@ export interface HookInboxRead {
   corrupt: number
   /** Whether this read changed any state (always set by `read`; optional so callers can build a fallback). */
   changed?: boolean
+  /** `<path>: <reason>` for an inbox that could not be read this time (the states folded so far stay). */
+  errors?: string[]
 }
 
 export interface HookInbox {
@@ -64,7 +71,7 @@ export function createHookInbox(
   let position: TailPosition | null = null
 
   const fold = (value: unknown): boolean => {
-    const result = foldHookLine(states, value)
+    const result = foldHookLine(states, value, latestPlausibleMs(Date.now()))
     if (result === 'corrupt') corrupt++
     return result === 'applied'
   }
@@ -85,9 +92,18 @@ export function createHookInbox(
   }
 
   /** Folds the rotated file from byte `from`; only when it is the file `expectIno` names, if given. */
-  const foldRotated = async (from: number, expectIno: number | null): Promise<boolean> => {
+  const foldRotated = async (
+    from: number,
+    expectIno: number | null,
+    problems: string[],
+  ): Promise<boolean> => {
     if (expectIno !== null && (await inodeOf(rotatedPath)) !== expectIno) return false
-    const buf = await readFile(rotatedPath).catch(() => null)
+    const buf = await readRegularFile(rotatedPath, { maxBytes: ROTATED_MAX_BYTES }).catch(
+      (error: unknown) => {
+        if (!isMissingFileError(error)) problems.push(`${rotatedPath}: ${readErrorText(error)}`)
+        return null
+      },
+    )
     return buf ? foldTexts(linesFrom(buf, from)) : false
   }
 
@@ -95,21 +111,29 @@ export function createHookInbox(
     path: inboxPath,
     async read() {
       let changed = false
+      const errors: string[] = []
       if (!started) {
         started = true
-        changed = await foldRotated(0, null)
+        changed = await foldRotated(0, null, errors)
       }
       const before = position
-      const result = await tail.readNew()
+      let result
+      try {
+        result = await tail.readNew()
+      } catch (error) {
+        // A FIFO or an unreadable inbox: report it, keep what was folded so far.
+        errors.push(`${inboxPath}: ${readErrorText(error)}`)
+        return { states: new Map(states), corrupt, changed, errors }
+      }
       corrupt += result.corrupt
       if (result.reset && before) {
-        changed = (await foldRotated(before.offset, before.ino)) || changed
+        changed = (await foldRotated(before.offset, before.ino, errors)) || changed
       }
       for (const value of result.lines) changed = fold(value) || changed
       // A rotation between readNew and this stat only loses the lines of that instant.
       const ino = await inodeOf(inboxPath)
       position = ino === null ? null : { ino, offset: tail.offset }
-      return { states: new Map(states), corrupt, changed }
+      return { states: new Map(states), corrupt, changed, errors }
     },
   }
 }

@@ -219,7 +219,9 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         const update = newUpdate()
         if (cache && !indexLoaded) {
           indexLoaded = true
-          indexed = await loadJsonlIndex(cache.file, cache.codec.version)
+          indexed = await loadJsonlIndex(cache.file, cache.codec.version, (problem) =>
+            update.errors.push(problem),
+          )
         }
         const listed = new Set(paths)
         for (const path of entries.keys()) {

@@ -3,10 +3,14 @@
  * encoded summary, so that a restarted Navi resumes each file instead of re-reading it. It is an
  * optimisation only: a missing, corrupt or foreign index reads as empty (start cold).
  */
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
+import { isMissingFileError, readErrorText, readRegularText } from './safe-read.ts'
+
+/** An index larger than this is not read (cold start instead). @default 512 MiB */
+const INDEX_MAX_BYTES = 512 * 1024 * 1024
 
 /** The layout of the index file itself; the summaries inside carry their own version. */
 const INDEX_FORMAT = 'navi-jsonl-index/1'
@@ -48,12 +52,16 @@ const indexSchema = z.object({
 export async function loadJsonlIndex(
   file: string,
   summaryVersion: number,
+  onProblem: (message: string) => void = () => undefined,
 ): Promise<Map<string, IndexedFile>> {
   const files = new Map<string, IndexedFile>()
   let raw: unknown
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'))
-  } catch {
+    raw = JSON.parse(await readRegularText(file, { maxBytes: INDEX_MAX_BYTES }))
+  } catch (error) {
+    // Missing is the normal first start; anything else is worth a line: the next start is cold.
+    if (!isMissingFileError(error))
+      onProblem(`${file}: ${readErrorText(error)}; indexing from scratch`)
     return files
   }
   const index = indexSchema.safeParse(raw)

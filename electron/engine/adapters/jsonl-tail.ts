@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises'
 import { createLineSplitter } from '../core/line-splitter.ts'
+import { openRegularFile } from './safe-read.ts'
 
 /** 1 MiB: the most one `read` call asks for, so a huge file never needs one huge buffer. */
 export const TAIL_CHUNK_BYTES = 1024 * 1024
@@ -115,7 +115,7 @@ export function createJsonlTail(
       }
       let handle
       try {
-        handle = await open(path, 'r')
+        handle = await openRegularFile(path)
       } catch (error) {
         if (!isMissing(error)) throw error
         restart()

@@ -3,11 +3,11 @@
  * writer is `electron/services/settings-store.ts`. A bad file never breaks anything: the defaults apply
  * and the problems are reported.
  */
-import { readFile } from 'node:fs/promises'
 import { parseSettings, type Settings } from '../../../shared/schemas/settings.ts'
 import type { ConfigError } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { pickOverrides, type SettingsOverrides } from '../core/settings-overlay.ts'
+import { readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 
 export interface LoadedSettings {
   settings: Settings
@@ -22,7 +22,7 @@ export async function readSettingsFile(paths: EnginePaths): Promise<LoadedSettin
   const file = naviFiles(paths).settings
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await readRegularText(file, { maxBytes: SMALL_FILE_MAX_BYTES })
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     const exists = code !== 'ENOENT'

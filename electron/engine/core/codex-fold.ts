@@ -5,7 +5,19 @@
  */
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { CodexRolloutSummary } from './records.ts'
-import { asCount, asString, isObject, type JsonObject } from './json-narrow.ts'
+import {
+  asCappedString,
+  asString,
+  asTimestamp,
+  asTokenCount,
+  isObject,
+  type JsonObject,
+} from './json-narrow.ts'
+
+/** What a summary keeps of a message: enough to recognise it, never a 100 MB paste. */
+const MESSAGE_MAX = 2000
+const PATH_MAX = 4096
+const SHORT_MAX = 256
 
 const ROLLOUT_THREAD_ID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
 
@@ -49,10 +61,10 @@ export function emptyCodexRolloutSummary(threadId: string, path: string): CodexR
  * `input` is the uncached part and `total` does not count cached tokens twice.
  */
 export function codexTokenUsage(usage: JsonObject): TokenUsage {
-  const inputWithCache = asCount(usage.input_tokens)
-  const cacheRead = Math.min(asCount(usage.cached_input_tokens), inputWithCache)
-  const cacheCreation = asCount(usage.cache_write_input_tokens)
-  const output = asCount(usage.output_tokens)
+  const inputWithCache = asTokenCount(usage.input_tokens)
+  const cacheRead = Math.min(asTokenCount(usage.cached_input_tokens), inputWithCache)
+  const cacheCreation = asTokenCount(usage.cache_write_input_tokens)
+  const output = asTokenCount(usage.output_tokens)
   const input = Math.max(0, inputWithCache - cacheRead - cacheCreation)
   return {
     input,
@@ -63,10 +75,14 @@ export function codexTokenUsage(usage: JsonObject): TokenUsage {
   }
 }
 
-/** Updates `summary` in place with one parsed rollout line. */
-export function foldCodexLine(summary: CodexRolloutSummary, line: unknown): void {
+/** Updates `summary` in place with one parsed rollout line; times after `latestMs` count as absent. */
+export function foldCodexLine(
+  summary: CodexRolloutSummary,
+  line: unknown,
+  latestMs = Number.POSITIVE_INFINITY,
+): void {
   if (!isObject(line)) return
-  const timestamp = asString(line.timestamp)
+  const timestamp = asTimestamp(line.timestamp, latestMs)
   if (timestamp !== null) {
     summary.startedAt ??= timestamp
     if (summary.lastActivity === null || timestamp > summary.lastActivity) {
@@ -77,10 +93,10 @@ export function foldCodexLine(summary: CodexRolloutSummary, line: unknown): void
   if (!isObject(payload)) return
   switch (line.type) {
     case 'session_meta':
-      foldSessionMeta(summary, payload)
+      foldSessionMeta(summary, payload, latestMs)
       return
     case 'turn_context':
-      summary.cwd ??= asString(payload.cwd)
+      summary.cwd ??= asCappedString(payload.cwd, PATH_MAX)
       return
     case 'event_msg':
       foldEvent(summary, payload)
@@ -91,26 +107,26 @@ export function foldCodexLine(summary: CodexRolloutSummary, line: unknown): void
   }
 }
 
-function foldSessionMeta(summary: CodexRolloutSummary, meta: JsonObject): void {
-  summary.threadId = asString(meta.id) ?? summary.threadId
-  summary.cwd = asString(meta.cwd) ?? summary.cwd
-  summary.cliVersion = asString(meta.cli_version) ?? summary.cliVersion
+function foldSessionMeta(summary: CodexRolloutSummary, meta: JsonObject, latestMs: number): void {
+  summary.threadId = asCappedString(meta.id, SHORT_MAX) ?? summary.threadId
+  summary.cwd = asCappedString(meta.cwd, PATH_MAX) ?? summary.cwd
+  summary.cliVersion = asCappedString(meta.cli_version, SHORT_MAX) ?? summary.cliVersion
   summary.source = sourceName(meta.source) ?? summary.source
-  const started = asString(meta.timestamp)
+  const started = asTimestamp(meta.timestamp, latestMs)
   if (started !== null && (summary.startedAt === null || started < summary.startedAt)) {
     summary.startedAt = started
   }
   if (isObject(meta.git)) {
-    const branch = asString(meta.git.branch)
+    const branch = asCappedString(meta.git.branch, SHORT_MAX)
     if (branch) summary.branch = branch
   }
 }
 
 /** `"exec"`, or for object sources such as `{"subagent": …}` the object's key. */
 function sourceName(source: unknown): string | null {
-  if (typeof source === 'string') return source
+  if (typeof source === 'string') return asCappedString(source, SHORT_MAX)
   if (!isObject(source)) return null
-  return Object.keys(source)[0] ?? null
+  return asCappedString(Object.keys(source)[0], SHORT_MAX)
 }
 
 function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
@@ -121,7 +137,8 @@ function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
       return
     case 'task_complete':
       summary.inTurn = false
-      summary.lastAgentMessage = asString(event.last_agent_message) ?? summary.lastAgentMessage
+      summary.lastAgentMessage =
+        asCappedString(event.last_agent_message, MESSAGE_MAX) ?? summary.lastAgentMessage
       return
     case 'turn_aborted':
       summary.inTurn = false
@@ -135,7 +152,8 @@ function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
       noteUserMessage(summary, asString(event.message))
       return
     case 'agent_message':
-      summary.lastAgentMessage = asString(event.message) ?? summary.lastAgentMessage
+      summary.lastAgentMessage =
+        asCappedString(event.message, MESSAGE_MAX) ?? summary.lastAgentMessage
       return
   }
 }
@@ -145,7 +163,8 @@ function foldResponseItem(summary: CodexRolloutSummary, item: JsonObject): void 
   if (item.role === 'user') {
     noteUserMessage(summary, joinText(item.content, 'input_text'))
   } else if (item.role === 'assistant') {
-    summary.lastAgentMessage = joinText(item.content, 'output_text') ?? summary.lastAgentMessage
+    summary.lastAgentMessage =
+      asCappedString(joinText(item.content, 'output_text'), MESSAGE_MAX) ?? summary.lastAgentMessage
   }
 }
 
@@ -162,5 +181,5 @@ function noteUserMessage(summary: CodexRolloutSummary, text: string | null): voi
   if (summary.firstUserMessage !== null || text === null) return
   const trimmed = text.trimStart()
   if (trimmed === '' || INJECTED_USER_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return
-  summary.firstUserMessage = text
+  summary.firstUserMessage = asCappedString(text, MESSAGE_MAX)
 }

@@ -7,7 +7,12 @@ import { isAbsolute, resolve } from 'node:path'
 import picomatch from 'picomatch'
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
-import { rawConfigSchema, type NaviConfig, type RawConfig } from '../../../shared/schemas/config.ts'
+import {
+  MIN_POLL_INTERVAL_MS,
+  rawConfigSchema,
+  type NaviConfig,
+  type RawConfig,
+} from '../../../shared/schemas/config.ts'
 import { expandHome } from './paths.ts'
 
 /** One problem in a configuration file, positioned for the user (1-based line and column). */
@@ -81,16 +86,28 @@ export function parseConfig(text: string, file: string, home: string): ParsedCon
     return fail(parsed.error.issues.flatMap((issue) => describeIssue(issue, data, doc, at)))
   }
   const errors: ConfigError[] = []
-  const config = normalize(parsed.data, home, (path, message) =>
-    errors.push(at(offsetOf(doc, path), message)),
+  const warnings: ConfigError[] = []
+  const config = normalize(
+    parsed.data,
+    home,
+    (path, message) => errors.push(at(offsetOf(doc, path), message)),
+    (path, message) => warnings.push(at(offsetOf(doc, path), message)),
   )
-  return errors.length > 0 ? fail(errors) : { config, errors: [] }
+  // A warning (a value raised to its floor) is reported, and the rest of the file still applies.
+  return errors.length > 0 ? fail(errors) : { config, errors: warnings }
+}
+
+function atLeast(floor: number, value: number, tooLow: () => void): number {
+  if (value >= floor) return value
+  tooLow()
+  return floor
 }
 
 function normalize(
   raw: RawConfig,
   home: string,
   report: (path: PathKey[], message: string) => void,
+  warn: (path: PathKey[], message: string) => void,
 ): NaviConfig {
   const projects = raw.projects.map((p, i) => {
     const expanded = expandHome(p.path, home)
@@ -113,7 +130,15 @@ function normalize(
   return {
     projects,
     ignore: raw.ignore.map((glob) => expandHome(glob, home)),
-    pollIntervalMs: duration(['poll_interval'], raw.poll_interval, defaults.pollIntervalMs),
+    pollIntervalMs: atLeast(
+      MIN_POLL_INTERVAL_MS,
+      duration(['poll_interval'], raw.poll_interval, defaults.pollIntervalMs),
+      () =>
+        warn(
+          ['poll_interval'],
+          `poll_interval: below the ${MIN_POLL_INTERVAL_MS / 1000}s floor; using ${MIN_POLL_INTERVAL_MS / 1000}s`,
+        ),
+    ),
     pm: {
       model: raw.pm.model,
       batchWindowMs: duration(

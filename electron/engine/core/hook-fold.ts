@@ -25,21 +25,25 @@
  * {@link LATE_LINE_WINDOW_MS}, which only a clock set back explains.
  */
 import { z } from 'zod'
+import { asTimestamp } from './json-narrow.ts'
 import type { HookSessionState } from './records.ts'
 
+/** The handler caps what it writes; a longer value was not written by it and is cut here too. */
+const capped = (max: number) => z.string().transform((value) => value.slice(0, max))
+
 const hookLineSchema = z.object({
-  hook_event_name: z.string().min(1),
-  session_id: z.string().min(1),
-  received_at: z.string().min(1),
-  cwd: z.string().nullish(),
-  transcript_path: z.string().nullish(),
-  tool_name: z.string().nullish(),
-  tool_detail: z.string().nullish(),
-  message: z.string().nullish(),
-  notification_type: z.string().nullish(),
-  reason: z.string().nullish(),
-  source: z.string().nullish(),
-  agent_id: z.string().nullish(),
+  hook_event_name: z.string().min(1).max(100),
+  session_id: z.string().min(1).max(200),
+  received_at: z.string().min(1).max(64),
+  cwd: capped(4096).nullish(),
+  transcript_path: capped(4096).nullish(),
+  tool_name: capped(200).nullish(),
+  tool_detail: capped(200).nullish(),
+  message: capped(500).nullish(),
+  notification_type: capped(100).nullish(),
+  reason: capped(500).nullish(),
+  source: capped(100).nullish(),
+  agent_id: capped(200).nullish(),
   claude_pid: z.number().int().positive().nullish(),
 })
 /** One line of the hook inbox, as far as status is concerned. */
@@ -152,10 +156,17 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
  * @returns `corrupt` when the value is not a hook line (the caller counts those), `ignored` for an
  *   event that tells nothing about status, else `applied`.
  */
-export function foldHookLine(states: Map<string, HookSessionState>, line: unknown): HookFoldResult {
+export function foldHookLine(
+  states: Map<string, HookSessionState>,
+  line: unknown,
+  latestMs = Number.POSITIVE_INFINITY,
+): HookFoldResult {
   const parsed = hookLineSchema.safeParse(line)
   if (!parsed.success) return 'corrupt'
-  const hookLine = parsed.data
+  // A line whose time is not a believable time cannot be ordered against the others.
+  const receivedAt = asTimestamp(parsed.data.received_at, latestMs)
+  if (receivedAt === null) return 'corrupt'
+  const hookLine = { ...parsed.data, received_at: receivedAt }
   const prev = states.get(hookLine.session_id)
   const change = isLate(hookLine, prev) ? null : decide(hookLine, prev)
   if (!change) return 'ignored'

@@ -156,14 +156,24 @@ function pickLivePerSession(records: LiveSessionRecord[]): Map<string, LiveSessi
   return byId
 }
 
+/** Epoch ms as ISO; null for a value no Date can hold (the adapters already drop implausible ones). */
 function isoOrNull(value: number | null | undefined): string | null {
-  return value === null || value === undefined ? null : new Date(value).toISOString()
+  if (value === null || value === undefined || !Number.isFinite(value)) return null
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? null : date.toISOString()
 }
 
+/** The latest of several times, compared as times (not as strings); unparseable ones are skipped. */
 function latest(values: (string | null | undefined)[]): string | null {
   let best: string | null = null
-  for (const value of values)
-    if (value && (!best || Date.parse(value) > Date.parse(best))) best = value
+  let bestMs = Number.NEGATIVE_INFINITY
+  for (const value of values) {
+    const ms = value ? Date.parse(value) : Number.NaN
+    if (value && Number.isFinite(ms) && ms > bestMs) {
+      best = value
+      bestMs = ms
+    }
+  }
   return best
 }
 

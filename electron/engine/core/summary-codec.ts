@@ -11,9 +11,9 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './r
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
  * index written by an older Navi is ignored instead of mixing two versions of the fold.
  */
-export const TRANSCRIPT_SUMMARY_VERSION = 1
+export const TRANSCRIPT_SUMMARY_VERSION = 2
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
-export const CODEX_SUMMARY_VERSION = 1
+export const CODEX_SUMMARY_VERSION = 2
 
 const nullableString = z.string().nullable()
 

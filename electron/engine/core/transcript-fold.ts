@@ -8,7 +8,14 @@
 import type { TaskItem, TaskStatus, TokenUsage } from '../../../shared/schemas/session.ts'
 import type { TranscriptSummary, TranscriptTail } from './records.ts'
 import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
-import { asCount, asString, isObject, type JsonObject } from './json-narrow.ts'
+import {
+  asCappedString,
+  asString,
+  asTimestamp,
+  asTokenCount,
+  isObject,
+  type JsonObject,
+} from './json-narrow.ts'
 
 /** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
@@ -16,6 +23,12 @@ const INTERRUPTED_PREFIX = '[Request interrupted by user'
 /** Slash-command and `!` bash-mode lines: typed by the user but not prompts to the model. */
 const COMMAND_PREFIXES = ['<command-', '<local-command', '<bash-']
 const LOCAL_COMMAND_OUTPUT_PREFIXES = ['<local-command-stdout', '<local-command-stderr']
+/** What a summary keeps of a prompt or a title: enough to recognise it, never a 100 MB paste. */
+export const LAST_PROMPT_MAX = 2000
+const TITLE_MAX = 200
+const PATH_MAX = 4096
+const SHORT_MAX = 256
+
 const isTaskStatus = (value: unknown): value is TaskStatus =>
   value === 'pending' || value === 'in_progress' || value === 'completed'
 
@@ -54,10 +67,17 @@ export function summarizeTokens(summary: TranscriptSummary): TokenUsage {
   }
 }
 
-/** Updates `summary` in place with one parsed transcript line. Anything unexpected is ignored. */
-export function foldTranscriptLine(summary: TranscriptSummary, line: unknown): void {
+/**
+ * Updates `summary` in place with one parsed transcript line. Anything unexpected is ignored; a bad field
+ * (a time that is not one or lies after `latestMs`, a token count that is not a count) counts as absent.
+ */
+export function foldTranscriptLine(
+  summary: TranscriptSummary,
+  line: unknown,
+  latestMs = Number.POSITIVE_INFINITY,
+): void {
   if (!isObject(line)) return
-  const timestamp = asString(line.timestamp)
+  const timestamp = asTimestamp(line.timestamp, latestMs)
   if (timestamp !== null) {
     if (summary.firstActivity === null) summary.firstActivity = timestamp
     if (summary.lastActivity === null || timestamp > summary.lastActivity) {
@@ -72,15 +92,15 @@ export function foldTranscriptLine(summary: TranscriptSummary, line: unknown): v
       foldConversationLine(summary, line, timestamp ?? summary.lastActivity ?? '')
       return
     case 'last-prompt': {
-      const prompt = asString(line.lastPrompt)
+      const prompt = asCappedString(line.lastPrompt, LAST_PROMPT_MAX)
       if (prompt) summary.lastPrompt = prompt
       return
     }
     case 'ai-title':
-      summary.title = asString(line.aiTitle) ?? summary.title
+      summary.title = asCappedString(line.aiTitle, TITLE_MAX) ?? summary.title
       return
     case 'custom-title':
-      summary.customTitle = asString(line.customTitle) ?? summary.customTitle
+      summary.customTitle = asCappedString(line.customTitle, TITLE_MAX) ?? summary.customTitle
       return
   }
 }
@@ -89,10 +109,10 @@ function foldConversationLine(summary: TranscriptSummary, line: JsonObject, at: 
   if (line.type === 'assistant') recordUsage(summary, line.message)
   // Sub-agent lines count as spend and activity but say nothing about the main conversation.
   if (line.isSidechain === true) return
-  summary.cwd ??= asString(line.cwd)
-  summary.branch = asString(line.gitBranch) ?? summary.branch
-  summary.version = asString(line.version) ?? summary.version
-  summary.entrypoint = asString(line.entrypoint) ?? summary.entrypoint
+  summary.cwd ??= asCappedString(line.cwd, PATH_MAX)
+  summary.branch = asCappedString(line.gitBranch, SHORT_MAX) ?? summary.branch
+  summary.version = asCappedString(line.version, SHORT_MAX) ?? summary.version
+  summary.entrypoint = asCappedString(line.entrypoint, SHORT_MAX) ?? summary.entrypoint
   if (line.type === 'user') foldUserLine(summary, line, at)
   else if (line.type === 'assistant') foldAssistantLine(summary, line, at)
   else if (line.type === 'system') foldSystemLine(summary, line, at)
@@ -103,10 +123,10 @@ function recordUsage(summary: TranscriptSummary, message: unknown): void {
   const id = asString(message.id)
   const usage = message.usage
   if (id === null || !isObject(usage)) return
-  const input = asCount(usage.input_tokens)
-  const output = asCount(usage.output_tokens)
-  const cacheRead = asCount(usage.cache_read_input_tokens)
-  const cacheCreation = asCount(usage.cache_creation_input_tokens)
+  const input = asTokenCount(usage.input_tokens)
+  const output = asTokenCount(usage.output_tokens)
+  const cacheRead = asTokenCount(usage.cache_read_input_tokens)
+  const cacheCreation = asTokenCount(usage.cache_creation_input_tokens)
   tallyUsage(summary.usage, id, {
     input,
     output,
@@ -170,7 +190,7 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
   if (COMMAND_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return
   pendingOf(summary).clear()
   summary.turns++
-  if (text !== null && trimmed !== '') summary.lastPrompt = text
+  if (text !== null && trimmed !== '') summary.lastPrompt = asCappedString(text, LAST_PROMPT_MAX)
   summary.tail = { kind: 'prompt', at }
 }
 
@@ -190,7 +210,11 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
   if (line.isApiErrorMessage === true) {
     const first = content.find(isObject)
     pendingOf(summary).clear()
-    summary.tail = { kind: 'api_error', at, message: (first && asString(first.text)) ?? '' }
+    summary.tail = {
+      kind: 'api_error',
+      at,
+      message: (first && asCappedString(first.text, TITLE_MAX)) ?? '',
+    }
     return
   }
   let newest: TranscriptTail | null = null
@@ -234,7 +258,7 @@ function foldTodos(summary: TranscriptSummary, todos: unknown): void {
   const items: TaskItem[] = []
   for (const todo of todos) {
     if (!isObject(todo)) continue
-    const title = asString(todo.content)
+    const title = asCappedString(todo.content, TITLE_MAX)
     const status = todo.status
     if (title === null || !isTaskStatus(status)) continue
     items.push({ id: String(items.length + 1), title, status })

@@ -3,7 +3,7 @@
  * around each run, the memory work: the system prompt with the valve's notes, a snapshot of memory
  * before the run, the budgets enforced after it. `createPm` is Node-only, like the engine.
  */
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
@@ -20,9 +20,10 @@ import { createPmLoop, type PmLoop } from './pm-loop.ts'
 import { readCachedBriefing } from './run-files.ts'
 import { ensurePmLayout, writeSystemPrompt } from './storage.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
+import { PM_FILE_MAX_BYTES, readRegularText } from '../adapters/safe-read.ts'
 
 async function readNotes(file: string): Promise<string[]> {
-  const text = await readFile(file, 'utf8').catch(() => '[]')
+  const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => '[]')
   return parseJsonAs(z.array(z.string()), text) ?? []
 }
 

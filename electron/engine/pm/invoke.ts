@@ -4,7 +4,7 @@
  * fallback, and one `usage.jsonl` line per CLI attempt (a failed attempt can cost tokens too, and
  * `ok` tells them apart). The caller runs one at a time; this module holds no state between runs.
  */
-import { readFile, realpath, stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import type {
   BriefingState,
   CachedBriefing,
@@ -31,6 +31,7 @@ import {
   writeSessionId,
 } from './run-files.ts'
 import { outputJsonSchema } from './templates.ts'
+import { PM_FILE_MAX_BYTES, readRegularText } from '../adapters/safe-read.ts'
 
 /** @default the timeout of one CLI attempt: a hung CLI is killed after 5 minutes */
 export const DEFAULT_PM_TIMEOUT_MS = 5 * 60_000
@@ -251,7 +252,7 @@ async function prepare(files: ReturnType<typeof naviFiles>): Promise<PreparedRun
 
 /** `output-schema.json` when it holds a JSON object, else the schema built into Navi. */
 async function schemaText(file: string): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '')
+  const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => '')
   try {
     const value: unknown = JSON.parse(text)
     if (isObject(value)) return schemaArgJson(value)

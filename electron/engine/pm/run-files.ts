@@ -3,7 +3,7 @@
  * (`last-output.json`, written atomically), the usage log (`usage.jsonl`, appended) and the
  * resumable session id (`session_id`). Reads never throw: a missing or corrupt file reads as null.
  */
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import {
@@ -13,10 +13,11 @@ import {
   type PmUsage,
 } from '../../../shared/schemas/briefing.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
+import { openRegularForAppend, PM_FILE_MAX_BYTES, readRegularText } from '../adapters/safe-read.ts'
 
 /** The cached briefing, or null when the file is missing or not a valid `CachedBriefing`. */
 export async function readCachedBriefing(file: string): Promise<CachedBriefing | null> {
-  const text = await readFile(file, 'utf8').catch(() => null)
+  const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => null)
   return text === null ? null : parseJsonAs(cachedBriefingSchema, text)
 }
 
@@ -29,14 +30,19 @@ export async function writeCachedBriefing(file: string, cached: CachedBriefing):
 /** Appends one line to `usage.jsonl`. */
 export async function appendUsage(file: string, usage: PmUsage): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
-  await appendFile(file, `${JSON.stringify(pmUsageSchema.parse(usage))}\n`)
+  const handle = await openRegularForAppend(file)
+  try {
+    await handle.appendFile(`${JSON.stringify(pmUsageSchema.parse(usage))}\n`)
+  } finally {
+    await handle.close()
+  }
 }
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The kept PM session id, or null when there is none or it is not a UUID. */
 export async function readSessionId(file: string): Promise<string | null> {
-  const text = await readFile(file, 'utf8').catch(() => null)
+  const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => null)
   const id = text?.trim() ?? ''
   return SESSION_ID.test(id) ? id : null
 }

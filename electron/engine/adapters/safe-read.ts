@@ -1,0 +1,168 @@
+/**
+ * Reading a file Navi did not write itself (or that anyone could have replaced): it must be a regular
+ * file, and it is read only up to a cap. A FIFO would block `open` or `read` for ever and wedge every
+ * command and the watching engine; `/dev/zero` or a symlink to it would never end; a 2 GB config would
+ * take the process down. So the file is opened non-blocking (a FIFO opens at once, without a writer),
+ * checked with `fstat` on that very descriptor (no race between check and read), and refused unless it is
+ * a regular file no larger than the cap. Symlinks are followed: dotfile managers link config files, and
+ * the check applies to what the link points at.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
+
+/** A file Navi refuses to read, with an errno-like code so callers can tell it from a missing file. */
+export class UnreadableFileError extends Error {
+  override name = 'UnreadableFileError'
+  constructor(
+    readonly path: string,
+    /** `ENOTREG`: not a regular file (FIFO, device, socket, directory); `EFBIG`: over the cap. */
+    readonly code: 'ENOTREG' | 'EFBIG',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Read-only, and non-blocking where the platform has it (Windows has no FIFOs to fear). */
+export const SAFE_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+
+/** Small JSON and YAML files: settings, live-session files, task files, config.yaml. @default 1 MiB */
+export const SMALL_FILE_MAX_BYTES = 1024 * 1024
+
+export interface SafeReadOptions {
+  /** Larger files are refused (`EFBIG`). */
+  maxBytes: number
+}
+
+/** What kind of entry `stats` describes, in words for an error message. */
+export function entryKindName(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO'
+  if (stats.isCharacterDevice()) return 'a character device'
+  if (stats.isBlockDevice()) return 'a block device'
+  if (stats.isSocket()) return 'a socket'
+  if (stats.isDirectory()) return 'a directory'
+  return 'not a regular file'
+}
+
+/** Throws unless `stats` is a regular file within the cap. */
+export function assertReadable(path: string, stats: Stats, maxBytes: number): void {
+  if (!stats.isFile()) {
+    throw new UnreadableFileError(
+      path,
+      'ENOTREG',
+      `is ${entryKindName(stats)}, not a regular file; skipped`,
+    )
+  }
+  if (stats.size > maxBytes) {
+    throw new UnreadableFileError(
+      path,
+      'EFBIG',
+      `is ${stats.size} bytes, over the ${maxBytes}-byte limit for this file; skipped`,
+    )
+  }
+}
+
+/**
+ * Opens `path` for reading without ever blocking, and returns the handle only when it is a regular file
+ * within `maxBytes` (pass Infinity for files that are read in chunks). The caller closes it.
+ */
+export async function openRegularFile(path: string, maxBytes = Infinity): Promise<FileHandle> {
+  const handle = await open(path, SAFE_OPEN_FLAGS)
+  try {
+    assertReadable(path, await handle.stat(), maxBytes)
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+/** The whole file, if it is a regular file of at most `maxBytes`. Errors: ENOENT as from `open`, ENOTREG, EFBIG. */
+export async function readRegularFile(path: string, opts: SafeReadOptions): Promise<Buffer> {
+  const handle = await openRegularFile(path, opts.maxBytes)
+  try {
+    const size = (await handle.stat()).size
+    // One byte more than the cap: a file that grew past it since the stat is refused too.
+    const buffer = Buffer.allocUnsafe(Math.min(size, opts.maxBytes) + 1)
+    let filled = 0
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    if (filled > opts.maxBytes) {
+      throw new UnreadableFileError(
+        path,
+        'EFBIG',
+        `grew past the ${opts.maxBytes}-byte limit; skipped`,
+      )
+    }
+    return buffer.subarray(0, filled)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** `readRegularFile` decoded as UTF-8. */
+export async function readRegularText(path: string, opts: SafeReadOptions): Promise<string> {
+  return (await readRegularFile(path, opts)).toString('utf8')
+}
+
+/** The synchronous `readRegularText`, for the few callers that cannot wait (repository discovery). */
+export function readRegularTextSync(path: string, opts: SafeReadOptions): string {
+  const fd = openSync(path, SAFE_OPEN_FLAGS)
+  try {
+    const stats = fstatSync(fd)
+    assertReadable(path, stats, opts.maxBytes)
+    const buffer = Buffer.allocUnsafe(Math.min(stats.size, opts.maxBytes) + 1)
+    let filled = 0
+    while (filled < buffer.length) {
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    if (filled > opts.maxBytes) {
+      throw new UnreadableFileError(
+        path,
+        'EFBIG',
+        `grew past the ${opts.maxBytes}-byte limit; skipped`,
+      )
+    }
+    return buffer.toString('utf8', 0, filled)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** True for the errors of a file that is simply not there (or a path through a non-directory). */
+export function isMissingFileError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/** A short reason for any read error, for the `<path>: <reason>` lines of `navi doctor`. */
+export function readErrorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Write-only append, created if missing, non-blocking (a FIFO without a reader fails at once with ENXIO). */
+const SAFE_APPEND_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0)
+
+/**
+ * Opens `path` for appending, only when it is (or is created as) a regular file: appending to a FIFO
+ * blocks until someone reads it, and appending to a device writes who knows where. The caller closes it.
+ */
+export async function openRegularForAppend(path: string, mode = 0o600): Promise<FileHandle> {
+  const handle = await open(path, SAFE_APPEND_FLAGS, mode)
+  try {
+    assertReadable(path, await handle.stat(), Infinity)
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+/** The PM's own files (briefing cache, notes, usage log, output schema). @default 16 MiB */
+export const PM_FILE_MAX_BYTES = 16 * 1024 * 1024
