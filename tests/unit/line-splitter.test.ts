@@ -50,4 +50,25 @@ describe('createLineSplitter', () => {
     expect(splitter.pendingBytes).toBe(0)
     expect(splitter.push(bytes('whole\n'))).toEqual(['whole'])
   })
+
+  it.each([
+    ['in one chunk', ['ok1\n' + 'x'.repeat(20) + '\nok2\n']],
+    [
+      'across chunks, never held whole',
+      ['ok1\n' + 'x'.repeat(8), 'x'.repeat(8), 'x'.repeat(4) + '\nok2\n'],
+    ],
+    ['completing a pending line', ['ok1\nxxxxxxxx', 'x'.repeat(12) + '\nok2\n']],
+  ])('skips and counts a line over the cap %s', (_name, chunks) => {
+    const splitter = createLineSplitter(16)
+    const lines = chunks.flatMap((chunk) => splitter.push(bytes(chunk)))
+    expect(lines).toEqual(['ok1', 'ok2'])
+    expect(splitter.oversized).toBe(1)
+    expect(splitter.pendingBytes).toBe(0)
+  })
+
+  it('keeps a line exactly at the cap', () => {
+    const splitter = createLineSplitter(16)
+    expect(splitter.push(bytes(`${'y'.repeat(16)}\n`))).toEqual(['y'.repeat(16)])
+    expect(splitter.oversized).toBe(0)
+  })
 })

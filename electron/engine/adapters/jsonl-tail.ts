@@ -7,7 +7,7 @@ export const TAIL_CHUNK_BYTES = 1024 * 1024
 export interface JsonlReadResult {
   /** Parsed JSON values of the lines completed since the previous call, in file order. */
   lines: unknown[]
-  /** Complete lines that were not valid JSON (skipped). */
+  /** Complete lines that were not valid JSON, or longer than `MAX_LINE_BYTES` (skipped). */
   corrupt: number
   /** True when the file was truncated, replaced or removed: the caller must forget what it folded. */
   reset: boolean
@@ -136,7 +136,10 @@ export function createJsonlTail(
           if (bytesRead === 0) break
           offset += bytesRead
           result.bytesRead += bytesRead
+          const oversizedBefore = splitter.oversized
           parseLines(splitter.push(buffer.subarray(0, bytesRead)), result, deliver)
+          // A line over the splitter's cap is skipped unread, and counted like a corrupt one.
+          result.corrupt += splitter.oversized - oversizedBefore
         }
         return result
       } finally {

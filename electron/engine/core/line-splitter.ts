@@ -8,9 +8,18 @@
 const NEWLINE = 0x0a
 const CARRIAGE_RETURN = 0x0d
 
+/**
+ * Longest line kept: a real transcript line is at most a few MB (a pasted image, a large tool result); a
+ * longer one is skipped without ever being held whole, so a 100 MB prompt costs neither the memory nor
+ * the parse. @default 16 MiB
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024
+
 export interface LineSplitter {
   /** Splits `chunk` (appended after everything pushed before) and returns the lines it completed. */
   push(chunk: Uint8Array): string[]
+  /** Lines longer than the cap skipped so far (never returned). */
+  readonly oversized: number
   /** Bytes of the incomplete last line that are waiting for their newline. */
   readonly pendingBytes: number
   /** Forgets the pending bytes, e.g. when the file was truncated or replaced. */
@@ -22,9 +31,12 @@ export interface LineSplitter {
  * The pending remainder is kept as a list of Buffers so a line of many MB that arrives in many
  * chunks is concatenated once, when its newline arrives.
  */
-export function createLineSplitter(): LineSplitter {
+export function createLineSplitter(maxLineBytes = MAX_LINE_BYTES): LineSplitter {
   let pending: Buffer[] = []
   let pendingBytes = 0
+  /** Inside a line already over the cap: its bytes are dropped until its newline. */
+  let skipping = false
+  let oversized = 0
 
   const emit = (lines: string[], buf: Buffer, start: number, end: number): void => {
     let stop = end
@@ -42,6 +54,18 @@ export function createLineSplitter(): LineSplitter {
       const lines: string[] = []
       let start = 0
       let newline = buf.indexOf(NEWLINE, start)
+      if (skipping) {
+        if (newline === -1) return lines
+        skipping = false
+        start = newline + 1
+        newline = buf.indexOf(NEWLINE, start)
+      } else if (newline !== -1 && pendingBytes + newline > maxLineBytes) {
+        oversized++
+        pending = []
+        pendingBytes = 0
+        start = newline + 1
+        newline = buf.indexOf(NEWLINE, start)
+      }
       if (newline !== -1 && pendingBytes > 0) {
         pending.push(buf.subarray(0, newline))
         const joined = Buffer.concat(pending, pendingBytes + newline)
@@ -52,9 +76,18 @@ export function createLineSplitter(): LineSplitter {
         newline = buf.indexOf(NEWLINE, start)
       }
       while (newline !== -1) {
-        emit(lines, buf, start, newline)
+        if (newline - start > maxLineBytes) oversized++
+        else emit(lines, buf, start, newline)
         start = newline + 1
         newline = buf.indexOf(NEWLINE, start)
+      }
+      if (pendingBytes + (buf.length - start) > maxLineBytes) {
+        // The unfinished line is already too long: forget it and skip the rest of it.
+        oversized++
+        pending = []
+        pendingBytes = 0
+        skipping = true
+        return lines
       }
       if (start < buf.length) {
         // Copy: the caller may reuse its read buffer for the next chunk.
@@ -66,9 +99,13 @@ export function createLineSplitter(): LineSplitter {
     get pendingBytes() {
       return pendingBytes
     },
+    get oversized() {
+      return oversized
+    },
     reset() {
       pending = []
       pendingBytes = 0
+      skipping = false
     },
   }
 }
