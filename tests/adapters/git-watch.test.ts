@@ -95,6 +95,19 @@ describe('createRepoWatcher', () => {
     expect(await waitFor(() => fired > 0, 1_000)).toBe(true)
   })
 
+  it('fires for every commit that only moves a ref, not just the first (bounded waits of 2 s)', async () => {
+    const r = await repo()
+    let fired = 0
+    watchers.push(createRepoWatcher(r.dir, () => fired++))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    for (const subject of ['one', 'two', 'three']) {
+      const seen = fired
+      // No file changes: only refs/heads/main is replaced (written as main.lock, renamed over it).
+      await r.git('commit', '-q', '--allow-empty', '-m', subject)
+      expect(await waitFor(() => fired > seen, 2_000), subject).toBe(true)
+    }
+  })
+
   it('fires for a new branch in a new ref directory and for a commit in a linked worktree', async () => {
     const r = await repo()
     const path = await r.worktree('wt', 'side')

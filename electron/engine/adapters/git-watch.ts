@@ -77,7 +77,7 @@ export interface RepoWatcherOptions {
   debounceMs?: number
   /**
    * Watch `refs/heads` with one recursive watcher; false (or a platform without recursive
-   * fs.watch) uses one watcher per directory instead. @default true
+   * fs.watch) uses one watcher per directory instead. @default true, except on Linux
    */
   recursive?: boolean
   /** A watcher that could not start or failed (e.g. the repository was deleted). Never thrown. */
@@ -147,7 +147,11 @@ export function createRepoWatcher(
   }
   const refsHeads = join(location.commonDir, 'refs', 'heads')
   const notLock = (name: string) => !name.endsWith('.lock')
-  const recursive = options.recursive ?? true
+  // Node's recursive fs.watch on Linux watches each file it saw: once git replaces a ref (write
+  // `main.lock`, rename it over `main`) it never fires for that ref again, so a second commit that only
+  // moves a ref (`--allow-empty`, `reset --soft`, `branch -f`) went unseen until the poll. Linux gets one
+  // plain watcher per directory instead; macOS and Windows watch recursively natively.
+  const recursive = options.recursive ?? process.platform !== 'linux'
   if (!recursive || !add(refsHeads, { recursive: true }, notLock)) {
     // No recursive fs.watch here: one watcher per directory, topped up when directories appear.
     const watchTree = (dir: string) => {
