@@ -165,9 +165,8 @@ async function commitCycle(
   try {
     written = await input.log.append(events)
   } catch (error) {
-    errors.push(
-      `event log: ${messageOf(error)}; ${events.length} event(s) kept and logged once it is writable`,
-    )
+    // Worded the same every time, so a face that echoes new errors says it once, not every retry.
+    errors.push(`event log: ${messageOf(error)}; events are kept and logged once it is writable`)
     return { logged: false, written: [], snapshots, unsaved }
   }
   for (const snapshot of current) {

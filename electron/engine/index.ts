@@ -35,7 +35,7 @@ export interface EngineOptions {
   livenessIntervalMs?: number
   /**
    * First wait before a cycle runs again when what it derived could not be made durable (event log or
-   * snapshots not writable); doubled each time up to the poll interval. @default 1000
+   * snapshots not writable); doubled each time up to 10 s (or the poll interval). @default 1000
    */
   retryMs?: number
   /**
@@ -61,6 +61,9 @@ export interface Engine {
   listEvents(query: { sinceMs?: number; project?: string }): Promise<EngineEvent[]>
   diagnostics(): CycleDiagnostics
 }
+
+/** Longest wait between two retries of a cycle whose results are not durable yet (a full disk). */
+const MAX_RETRY_MS = 10_000
 
 /** How often, at most, the transcript indexes are written between cycles (and always on stop). */
 const INDEX_FLUSH_INTERVAL_MS = 30_000
@@ -173,7 +176,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const scheduleRetry = (): void => {
     if (stopped || retryTimer) return
     const delay = retryDelayMs
-    retryDelayMs = Math.min(retryDelayMs * 2, pollIntervalMs)
+    retryDelayMs = Math.min(retryDelayMs * 2, MAX_RETRY_MS, pollIntervalMs)
     retryTimer = setTimeout(() => {
       retryTimer = null
       pendingHints.full = true

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
@@ -234,6 +234,45 @@ describe('event log', () => {
     const bad = { ...event('bad'), timestamp: 'not a date' }
     expect(await log.append([bad, event('good')])).toEqual([event('good')])
     expect(await idsInFile()).toEqual(['good'])
+  })
+
+  it('takes over a lock dated in the future instead of waiting on it for ever', async () => {
+    const log = open()
+    await log.append([event('a')])
+    const lock = `${file}.lock`
+    await mkdir(lock)
+    const future = new Date(Date.now() + 365 * 24 * HOUR)
+    await utimes(lock, future, future)
+    expect((await log.append([event('b')])).map((e) => e.id)).toEqual(['b'])
+    expect(await idsInFile()).toEqual(['a', 'b'])
+  })
+
+  it('gives up on a lock held by a live writer after a bounded wait, with the lock named', async () => {
+    const log = open()
+    await log.append([event('a')])
+    const lock = `${file}.lock`
+    await mkdir(lock)
+    // A live holder keeps touching its lock; this one is touched while the append waits.
+    const keepFresh = setInterval(() => void utimes(lock, new Date(), new Date()), 200)
+    try {
+      const started = Date.now()
+      await expect(log.append([event('b')])).rejects.toThrow(
+        /is locked by another process .*\.lock/,
+      )
+      expect(Date.now() - started).toBeLessThan(30_000)
+    } finally {
+      clearInterval(keepFresh)
+    }
+    await rm(lock, { recursive: true })
+    expect((await log.append([event('b')])).map((e) => e.id)).toEqual(['b'])
+  })
+
+  it('refuses a FIFO in place of the log at once (no blocking open)', async () => {
+    await mkdir(join(dir, 'pm'), { recursive: true })
+    await execa('mkfifo', [file])
+    const log = open()
+    await expect(log.append([event('a')])).rejects.toThrow(/FIFO/)
+    await expect(log.readAll()).rejects.toThrow(/FIFO/)
   })
 })
 

@@ -62,6 +62,8 @@ export interface NaviWatch {
     what: string,
   ): Promise<EngineEvent>
   stop(): Promise<{ exitCode: number | undefined }>
+  /** `kill -9`: no shutdown at all, as a crash or an OOM kill would leave it. */
+  kill(): Promise<void>
 }
 
 /**
@@ -120,6 +122,10 @@ export async function startNaviWatch(
       child.kill('SIGINT')
       const result = await child
       return { exitCode: result.exitCode }
+    },
+    async kill() {
+      child.kill('SIGKILL')
+      await child
     },
   }
 }

@@ -192,7 +192,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
           const written = await appendDurably(file, Buffer.from(text, 'utf8'))
           offset = size + written
         } catch (error) {
-          for (const event of fresh) unsettled.add(event.id)
+          // The ones found on disk above are still unheard of by the caller: report them next time.
+          for (const event of [...landed, ...fresh]) unsettled.add(event.id)
           throw error
         }
         for (const event of fresh) {

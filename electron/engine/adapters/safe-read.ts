@@ -8,7 +8,7 @@
  * the check applies to what the link points at.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import { open, stat, type FileHandle } from 'node:fs/promises'
 
 /** A file Navi refuses to read, with an errno-like code so callers can tell it from a missing file. */
 export class UnreadableFileError extends Error {
@@ -154,7 +154,19 @@ const SAFE_APPEND_FLAGS =
  * blocks until someone reads it, and appending to a device writes who knows where. The caller closes it.
  */
 export async function openRegularForAppend(path: string, mode = 0o600): Promise<FileHandle> {
-  const handle = await open(path, SAFE_APPEND_FLAGS, mode)
+  let handle: FileHandle
+  try {
+    handle = await open(path, SAFE_APPEND_FLAGS, mode)
+  } catch (error) {
+    // ENXIO: a FIFO nobody reads (the non-blocking open refused to wait). Say what it is.
+    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error
+    const stats = await stat(path)
+    throw new UnreadableFileError(
+      path,
+      'ENOTREG',
+      `is ${entryKindName(stats)}, not a regular file; nothing written`,
+    )
+  }
   try {
     assertReadable(path, await handle.stat(), Infinity)
     return handle
