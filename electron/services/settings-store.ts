@@ -4,7 +4,6 @@
  * Navi process in between is kept rather than overwritten with a stale copy.
  */
 import { mkdir } from 'node:fs/promises'
-import writeFileAtomic from 'write-file-atomic'
 import { readSettingsFile } from '../engine/adapters/navi-settings.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import {
@@ -14,6 +13,7 @@ import {
 } from '../../shared/schemas/settings.ts'
 import { describeIssues } from './dispatch.ts'
 import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
+import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 
 export { readSettingsFile, readSettingsOverrides } from '../engine/adapters/navi-settings.ts'
 
@@ -45,7 +45,7 @@ export async function createSettingsFileStore(paths: EnginePaths): Promise<Setti
     const onDisk = (await readSettingsFile(paths)).settings
     const next = mergeSettingPatch(onDisk, patch)
     await mkdir(paths.naviHome, { recursive: true })
-    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`)
+    await writeFileSafely(file, `${JSON.stringify(next, null, 2)}\n`)
     current = next
     for (const listener of listeners) {
       try {

@@ -20,7 +20,6 @@ import { existsSync } from 'node:fs'
 import { mkdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import writeFileAtomic from 'write-file-atomic'
 import {
   buildNaviHookCommand,
   countNaviEntries,
@@ -39,6 +38,7 @@ import {
   readSettings,
   sameJson,
 } from './settings-file.ts'
+import { writeFileSafely } from './safe-write.ts'
 
 export { HooksSettingsError }
 
@@ -125,7 +125,7 @@ async function copyHandler(source: string, target: string): Promise<void> {
   )
   if (existing && existing.equals(content)) return
   await mkdir(dirname(target), { recursive: true })
-  await writeFileAtomic(target, content, { mode: 0o755 })
+  await writeFileSafely(target, content, { mode: 0o755 })
 }
 
 function toSettingsError(error: unknown, path: string): unknown {

@@ -5,9 +5,9 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import { isMissingFileError, readErrorText, readRegularText } from './safe-read.ts'
+import { writeFileSafely } from './safe-write.ts'
 
 /** An index larger than this is not read (cold start instead). @default 512 MiB */
 const INDEX_MAX_BYTES = 512 * 1024 * 1024
@@ -81,5 +81,5 @@ export async function saveJsonlIndex(
   files: readonly IndexedFile[],
 ): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
-  await writeFileAtomic(file, JSON.stringify({ format: INDEX_FORMAT, summaryVersion, files }))
+  await writeFileSafely(file, JSON.stringify({ format: INDEX_FORMAT, summaryVersion, files }))
 }

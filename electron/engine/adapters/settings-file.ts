@@ -17,8 +17,8 @@ import {
   stat,
 } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { isMissingFileError, readRegularText, UnreadableFileError } from './safe-read.ts'
+import { writeFileSafely } from './safe-write.ts'
 
 /** Claude Code's settings are a few KB; Navi will not edit one this large. @default 4 MiB */
 const SETTINGS_MAX_BYTES = 4 * 1024 * 1024
@@ -142,7 +142,7 @@ export async function commitSettings(
   if (before.exists) await assertWritable(path)
   const backupPath = before.exists ? await writeBackup(path, now) : null
   await mkdir(dirname(path), { recursive: true })
-  await writeFileAtomic(path, content)
+  await writeFileSafely(path, content)
   return backupPath
 }
 

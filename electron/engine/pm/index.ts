@@ -5,7 +5,6 @@
  */
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import type { BriefingState, PmRunStatus, PmTrigger } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
@@ -21,6 +20,7 @@ import { readCachedBriefing } from './run-files.ts'
 import { ensurePmLayout, writeSystemPrompt } from './storage.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
 import { PM_FILE_MAX_BYTES, readRegularText } from '../adapters/safe-read.ts'
+import { writeFileSafely } from '../adapters/safe-write.ts'
 
 async function readNotes(file: string): Promise<string[]> {
   const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => '[]')
@@ -90,7 +90,7 @@ export function createPm(opts: PmOptions): Pm {
       ...(opts.env ? { env: opts.env } : {}),
     })
     const { notes } = await enforceMemoryBudgets(opts.paths)
-    if (notes.length > 0) await writeFileAtomic(notesFile, JSON.stringify(notes))
+    if (notes.length > 0) await writeFileSafely(notesFile, JSON.stringify(notes))
     else await rm(notesFile, { force: true })
     last = result.state
     briefingListeners.forEach((listener) => listener(result.state, result))

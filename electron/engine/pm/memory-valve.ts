@@ -7,7 +7,6 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import type { EnginePaths } from '../core/paths.ts'
 import {
   BUDGET_MARGIN,
@@ -22,6 +21,7 @@ import {
 } from './core/memory-budget.ts'
 import { snapshotMemory, type MemoryVersion } from './memory-versions.ts'
 import { pmLayout, type PmLayout } from './storage.ts'
+import { writeFileSafely } from '../adapters/safe-write.ts'
 
 export interface MemoryBudgetOptions {
   /** @default DEFAULT_MEMORY_BUDGETS */
@@ -99,7 +99,7 @@ export async function enforceMemoryBudgets(
         rule: trimRuleFor(kind),
         note: `untrimmed copy: ${backupFile}`,
       })
-      await writeFileAtomic(file, result.text)
+      await writeFileSafely(file, result.text)
       const trimmed = {
         file,
         kind,

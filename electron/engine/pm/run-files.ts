@@ -5,7 +5,6 @@
  */
 import { mkdir, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import {
   cachedBriefingSchema,
   pmUsageSchema,
@@ -14,6 +13,7 @@ import {
 } from '../../../shared/schemas/briefing.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
 import { openRegularForAppend, PM_FILE_MAX_BYTES, readRegularText } from '../adapters/safe-read.ts'
+import { writeFileSafely } from '../adapters/safe-write.ts'
 
 /** The cached briefing, or null when the file is missing or not a valid `CachedBriefing`. */
 export async function readCachedBriefing(file: string): Promise<CachedBriefing | null> {
@@ -24,7 +24,7 @@ export async function readCachedBriefing(file: string): Promise<CachedBriefing |
 /** Replaces `last-output.json` atomically: a reader sees the old or the new briefing, never half. */
 export async function writeCachedBriefing(file: string, cached: CachedBriefing): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
-  await writeFileAtomic(file, `${JSON.stringify(cachedBriefingSchema.parse(cached), null, 2)}\n`)
+  await writeFileSafely(file, `${JSON.stringify(cachedBriefingSchema.parse(cached), null, 2)}\n`)
 }
 
 /** Appends one line to `usage.jsonl`. */
@@ -49,7 +49,7 @@ export async function readSessionId(file: string): Promise<string | null> {
 
 export async function writeSessionId(file: string, id: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
-  await writeFileAtomic(file, `${id}\n`)
+  await writeFileSafely(file, `${id}\n`)
 }
 
 export async function deleteSessionId(file: string): Promise<void> {

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto'
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { DEFAULT_MEMORY_BUDGETS, type MemoryBudgets } from './core/memory-budget.ts'
 import { recoverInterruptedRestore } from './memory-versions.ts'
@@ -16,6 +15,7 @@ import {
   buildSystemPrompt,
   outputJsonSchema,
 } from './templates.ts'
+import { writeFileSafely } from '../adapters/safe-write.ts'
 
 /** Absolute paths of everything the PM storage owns. */
 export interface PmLayout {
@@ -80,7 +80,7 @@ export async function ensurePmLayout(
   if (await createIfMissing(layout.longTerm, LONG_TERM_TEMPLATE)) created.push(layout.longTerm)
 
   await writeSystemPrompt(paths, opts)
-  await writeFileAtomic(layout.outputSchema, `${JSON.stringify(outputJsonSchema(), null, 2)}\n`)
+  await writeFileSafely(layout.outputSchema, `${JSON.stringify(outputJsonSchema(), null, 2)}\n`)
   return { created, written: [layout.systemPrompt, layout.outputSchema], recovered }
 }
 
@@ -100,7 +100,7 @@ export async function writeSystemPrompt(
     notes: opts.notes ?? [],
   })
   await mkdir(layout.pmDir, { recursive: true })
-  await writeFileAtomic(layout.systemPrompt, prompt)
+  await writeFileSafely(layout.systemPrompt, prompt)
   return prompt
 }
 

@@ -1,0 +1,31 @@
+/**
+ * Every file Navi writes is written atomically (write-file-atomic: a temp file renamed into place) and
+ * only ever over a regular file. write-file-atomic writes through a symlink to its target, which is right
+ * for a dotfile manager's link to a real file, and wrong for anything else: a link to `/dev/zero` (or to
+ * a FIFO, a socket, a directory) would have its target replaced by a plain file (as root, `/dev/zero`
+ * itself). Such a path is refused with a clear error instead; a missing file is created.
+ */
+import { stat } from 'node:fs/promises'
+import writeFileAtomic from 'write-file-atomic'
+import { entryKindName, isMissingFileError, UnreadableFileError } from './safe-read.ts'
+
+export type SafeWriteOptions = writeFileAtomic.Options
+
+export async function writeFileSafely(
+  path: string,
+  data: string | Buffer,
+  options: SafeWriteOptions = {},
+): Promise<void> {
+  const target = await stat(path).catch((error: unknown) => {
+    if (isMissingFileError(error)) return null
+    throw error
+  })
+  if (target && !target.isFile()) {
+    throw new UnreadableFileError(
+      path,
+      'ENOTREG',
+      `is ${entryKindName(target)}, not a regular file; Navi will not write over it`,
+    )
+  }
+  await writeFileAtomic(path, data, options)
+}
