@@ -64,11 +64,13 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
     checks.push({
       name: 'hooks',
       ok: hooks.installed,
-      detail: hooks.installed
-        ? `installed for ${hooks.events.length} events in ${hooks.settingsPath}`
-        : hooks.events.length === 0
-          ? 'not installed; status comes from live-session files and transcripts'
-          : `partly installed (missing: ${hooks.missing.join(', ')})`,
+      detail: hooks.settingsError
+        ? `cannot read ${hooks.settingsPath}: ${hooks.settingsError}`
+        : hooks.installed
+          ? `installed for ${hooks.events.length} events in ${hooks.settingsPath}`
+          : hooks.events.length === 0
+            ? 'not installed; status comes from live-session files and transcripts'
+            : `partly installed (missing: ${hooks.missing.join(', ')})`,
       fix: hooks.installed ? null : 'navi hooks install (most accurate status, optional)',
     })
   } catch (error) {
@@ -94,13 +96,17 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
         ? null
         : `edit ${files.config}; the README documents its shape`,
   })
-  const projectErrors = engine
-    .getState()
-    .projects.flatMap((p) => p.errors.map((error) => `${p.name} (${p.project_dir}): ${error}`))
+  const state = engine.getState()
+  const projectErrors = state.projects.flatMap((p) =>
+    p.errors.map((error) => `${p.name} (${p.project_dir}): ${error}`),
+  )
+  // The state's errors also hold what the last cycle could not do (a failed cycle, a full disk);
+  // config errors have their own check above.
+  const engineErrors = state.errors.filter((error) => !diagnostics.configErrors.includes(error))
   return {
     checks,
     corrupt_lines: diagnostics.corruptLines,
-    errors: [...diagnostics.sourceErrors, ...projectErrors],
+    errors: [...new Set([...engineErrors, ...diagnostics.sourceErrors, ...projectErrors])],
   }
 }
 

@@ -1,4 +1,4 @@
-/** The `navi` command: the engine's first face. */
+/** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.mjs calls it. */
 import { parseArgs } from 'node:util'
 import type { SessionsOutput } from '../../shared/schemas/cli.ts'
 import { installHooks, hooksStatus, uninstallHooks } from '../engine/adapters/hooks-install.ts'
@@ -44,7 +44,8 @@ const USAGE = `usage: navi <command> [options]
 
 Environment: NAVI_HOME (~/.navi), CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex)`
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one `navi` command and resolves with its exit code. */
+export async function runCli(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -196,13 +197,3 @@ function errorsFooter(errors: string[]): string {
     ? ''
     : `\n\n${errors.length} problem(s): ${errors.map((e) => clip(e, 300)).join('; ')}\nRun navi doctor for details.`
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    printErr(`navi: ${error instanceof Error ? error.message : String(error)}`)
-    process.exitCode = 1
-  },
-)

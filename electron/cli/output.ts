@@ -42,6 +42,7 @@ export function untilStopSignal(): Promise<void> {
         return
       }
       stopping = true
+      printErr('navi: stopping…')
       resolve()
     }
     process.on('SIGINT', onSignal)

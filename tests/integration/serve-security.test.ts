@@ -7,7 +7,12 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createNaviServer, type NaviServer } from '../../electron/cli/serve/server.ts'
+import {
+  createNaviServer,
+  IDLE_SOCKET_MS,
+  MAX_CONNECTIONS,
+  type NaviServer,
+} from '../../electron/cli/serve/server.ts'
 import { createEngine, type Engine } from '../../electron/engine/index.ts'
 import { createContractHandlers } from '../../electron/services/contract-handlers.ts'
 import { createPushHub, type PushHub } from '../../electron/services/push-hub.ts'
@@ -237,4 +242,65 @@ describe('navi serve security', () => {
     await server.close()
     await expect.poll(() => stream.ended(), { timeout: 5_000 }).toBe(true)
   })
+
+  it('refuses a request with two Host headers', async () => {
+    const reply = await rawExchange(
+      server.port,
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nHost: evil.example\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`,
+    )
+    expect(reply.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 400 /)
+  })
+
+  it(
+    'closes sockets that never send a request, and refuses connections past the cap at once',
+    { timeout: 60_000 },
+    async () => {
+      const idle = await Promise.all(Array.from({ length: 20 }, () => openSocket(server.port)))
+      await expect
+        .poll(() => idle.every((s) => s.closed()), { timeout: IDLE_SOCKET_MS * 3, interval: 250 })
+        .toBe(true)
+
+      const fill = await Promise.all(
+        Array.from({ length: MAX_CONNECTIONS }, () => openSocket(server.port)),
+      )
+      const extra = await openSocket(server.port)
+      await expect.poll(() => extra.closed(), { timeout: 5_000 }).toBe(true)
+      for (const socket of fill) socket.destroy()
+      // Once the server has seen them go, the page is served again.
+      await expect
+        .poll(
+          () =>
+            httpRequest(server.port, { path: '/assets/app.js', headers: bearer() }).then(
+              (page) => page.status,
+              () => 0,
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe(200)
+    },
+  )
 })
+
+/** A raw TCP socket to the server that sends nothing; `closed()` once the server hangs up. */
+function openSocket(port: number): Promise<{ closed(): boolean; destroy(): void }> {
+  return new Promise((resolve, reject) => {
+    let closed = false
+    const socket = connect({ host: '127.0.0.1', port })
+    socket.on('close', () => (closed = true))
+    socket.on('error', () => (closed = true))
+    socket.once('connect', () => resolve({ closed: () => closed, destroy: () => socket.destroy() }))
+    socket.once('error', reject)
+  })
+}
+
+/** Sends `request` as bytes and resolves with everything the server answers before it closes. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let reply = ''
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.write(request))
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')))
+    socket.on('data', (chunk) => (reply += chunk.toString('utf8')))
+    socket.on('end', () => resolve(reply))
+    socket.on('error', reject)
+  })
+}

@@ -35,6 +35,11 @@ describe('checkRequest', () => {
       { ok: true, via: 'query' },
     ],
     [
+      'two Host headers, even both ours',
+      { hostHeaders: 2, queryToken: TOKEN },
+      { ok: false, status: 400, reason: 'duplicate host header' },
+    ],
+    [
       'a wrong cookie beside a right query token',
       { cookie: 'navi_token_4321=old', queryToken: TOKEN },
       { ok: true, via: 'query' },

@@ -49,9 +49,10 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
   const token = opts.token ?? randomBytes(16).toString('hex')
   if (token.length === 0) throw new Error('the token must not be empty')
   let port = opts.port
+  const keepAliveMs = opts.keepAliveMs ?? 15_000
   const streams = createSseStreams({
     subscribe: (listener) => opts.hub.subscribe(listener),
-    keepAliveMs: opts.keepAliveMs ?? 15_000,
+    keepAliveMs,
   })
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -74,6 +75,8 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
     const method = req.method ?? 'GET'
     if (pathname === '/api/stream') {
       if (method !== 'GET') return sendText(res, 405, 'method not allowed')
+      // Silent for two keep-alives: the client is gone.
+      req.socket.setTimeout(keepAliveMs * 2 + 5_000)
       return streams.open(req, res, async () => initialPushes(opts.handlers))
     }
     if (pathname.startsWith(CALL_PREFIX)) {
@@ -92,6 +95,8 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
   }
 
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    // A request is being answered: no idle limit until it is (the keep-alive timeout takes over after).
+    req.socket.setTimeout(0)
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendText(res, 500, 'internal error')
       else res.end()
@@ -124,17 +129,22 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
 
 /**
  * Sockets that say nothing, or stop halfway, must not pile up: any local program can open them without
- * the token, and enough of them would starve the browser. Headers must arrive within 10 s and a whole
- * request within 15 s; a socket silent for 60 s is closed (an SSE stream writes a keep-alive every 15 s);
- * an idle keep-alive connection lasts 5 s; and past `MAX_CONNECTIONS` new connections are refused at once.
+ * the token, and enough of them would starve the browser. A connection that sends no request within
+ * `IDLE_SOCKET_MS` is closed; headers must arrive within 10 s and a whole request within 15 s; an idle
+ * keep-alive connection lasts 5 s; and past `MAX_CONNECTIONS` new connections are refused at once. While
+ * a request is handled its socket has no idle limit (a call may wait on a PM run); an event stream writes
+ * a keep-alive often enough to stay under its own.
  */
 function limitConnections(server: Server): void {
   server.headersTimeout = 10_000
   server.requestTimeout = 15_000
   server.keepAliveTimeout = 5_000
   server.maxConnections = MAX_CONNECTIONS
-  server.setTimeout(60_000, (socket) => socket.destroy())
+  server.on('connection', (socket) => socket.setTimeout(IDLE_SOCKET_MS, () => socket.destroy()))
 }
+
+/** A connection that has sent no request for this long is closed. */
+export const IDLE_SOCKET_MS = 10_000
 
 /** Connections open at once: a few browser tabs need a dozen. */
 export const MAX_CONNECTIONS = 256
