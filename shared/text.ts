@@ -87,3 +87,20 @@ export function escapeInvisibleInJson(json: string): string {
       : `\\u${code.toString(16).padStart(4, '0')}`,
   )
 }
+
+/**
+ * Where the first character that `inertBlock` would replace sits in `text` (an invisible character other
+ * than a line break or a tab, or a lone surrogate), or -1: what a check of printed output looks for.
+ */
+export function findActiveCharacter(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      i++
+      continue
+    }
+    if (isHighSurrogate(code) || isLowSurrogate(code)) return i
+    if (code !== 0x0a && code !== 0x09 && isInvisibleCode(code)) return i
+  }
+  return -1
+}

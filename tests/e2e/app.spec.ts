@@ -10,6 +10,7 @@ import { hasTmux, startClaudeInTmux } from '../support/claude-driver.ts'
 import { structured, toolUse } from '../support/scripted-api.ts'
 import { FIRST_BRIEFING, PROJECT_NAMES, pmReply } from './support/navi-world.ts'
 import { expect, shot, test } from './support/navi-serve.ts'
+import { findActiveCharacter } from '../../shared/text.ts'
 
 test.describe('the popover over navi serve (real engine, claude, git; Debian Chromium)', () => {
   test('shows the real projects, events and the PM briefing in the three zones', async ({
@@ -68,6 +69,27 @@ test.describe('the popover over navi serve (real engine, claude, git; Debian Chr
       ),
     ).toBe(true)
     await shot(page, 'app-live-commit')
+  })
+
+  test('a hostile commit subject and branch show inert: no escape, bidi or zero-width character on screen', async ({
+    openApp,
+    navi,
+  }) => {
+    const page = await openApp()
+    await expect(page.getByTestId('event-row').first()).toBeVisible()
+    const hostile = 'inert \u001b[2J\u001b]52;c;SGk=\u0007PWN\u202egnp.exe\u2066x\u2069\u200b end'
+    await navi.repos.beta.branch('feat/\u202eevil')
+    await navi.repos.beta.commit(hostile, { 'src/hostile.ts': 'export {}\n' })
+    const row = page.getByTestId('zone-events').getByTestId('event-row').filter({ hasText: 'PWN' })
+    await expect(row.first()).toBeVisible({ timeout: 20_000 })
+    const text = await page.locator('body').innerText()
+    const titles = await page
+      .locator('[title]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('title') ?? '').join('\n'))
+    expect(text).toContain('PWN')
+    expect(findActiveCharacter(text)).toBe(-1)
+    expect(findActiveCharacter(titles)).toBe(-1)
+    await shot(page, 'app-hostile-commit')
   })
 
   test('needs tmux: a claude session at a permission prompt moves its project to the top with the reason', async ({

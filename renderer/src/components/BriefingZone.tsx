@@ -1,5 +1,5 @@
 import { useBriefingStore } from '../store/briefing-store.ts'
-import { relativeTime, sortAttentionItems, updatingText } from '../store/selectors.ts'
+import { relativeTime, singleLine, sortAttentionItems, updatingText } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 
 /** Zone 1: the PM's briefing, what needs attention, and breadcrumbs when you come back. */
@@ -61,7 +61,7 @@ export function BriefingZone() {
         )}
         {briefing ? (
           <p className="briefing-text" data-testid="briefing-text">
-            {briefing.output.briefing}
+            {singleLine(briefing.output.briefing)}
           </p>
         ) : (
           <p className="briefing-empty" data-testid="briefing-empty">
@@ -76,13 +76,13 @@ export function BriefingZone() {
                 className={`attention-item attention-item--${item.priority}`}
                 data-testid="attention-item"
                 data-priority={item.priority}
-                title={item.description ?? item.title}
+                title={singleLine(item.description ?? item.title)}
               >
                 <span className="attention-mark" aria-hidden="true">
                   ⚠
                 </span>
-                <span className="attention-project">{item.project}</span>
-                <span className="attention-title">{item.title}</span>
+                <span className="attention-project">{singleLine(item.project)}</span>
+                <span className="attention-title">{singleLine(item.title)}</span>
               </li>
             ))}
           </ul>
@@ -91,8 +91,8 @@ export function BriefingZone() {
           <ul className="breadcrumbs" aria-label="While you were away">
             {breadcrumbs.map((b, i) => (
               <li key={`${b.project}-${i}`} className="breadcrumb" data-testid="breadcrumb">
-                <span className="breadcrumb-project">{b.project}</span>
-                <span className="breadcrumb-text">{b.message}</span>
+                <span className="breadcrumb-project">{singleLine(b.project)}</span>
+                <span className="breadcrumb-text">{singleLine(b.message)}</span>
               </li>
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import type { Session } from '../../../shared/schemas/session.ts'
-import { relativeTime, sessionStatusLabel } from '../store/selectors.ts'
+import { relativeTime, sessionStatusLabel, singleLine } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 
 /** A project's sessions, live ones first, with "Go to session" where the session runs in tmux. */
@@ -21,8 +21,8 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
         >
           <div className="detail-session-line">
             <span className="muted">{s.agent}</span>
-            <span className="ellipsis" title={s.name}>
-              {s.name}
+            <span className="ellipsis" title={singleLine(s.name)}>
+              {singleLine(s.name)}
             </span>
             <span className={`status status--${s.status}`}>{sessionStatusLabel(s.status)}</span>
             <span className="muted nowrap">{relativeTime(now, s.last_activity)}</span>
@@ -38,8 +38,8 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
             )}
           </div>
           {s.status_reason && (
-            <div className="detail-reason" title={s.status_reason}>
-              {s.status_reason}
+            <div className="detail-reason" title={singleLine(s.status_reason)}>
+              {singleLine(s.status_reason)}
             </div>
           )}
         </li>

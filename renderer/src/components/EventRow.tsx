@@ -6,6 +6,7 @@ import {
   eventText,
   eventTooltip,
   isOldEvent,
+  singleLine,
 } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 
@@ -44,7 +45,7 @@ export const EventRow = memo(function EventRow({ event, now, selected, follow }:
       <time className="event-time" dateTime={event.timestamp}>
         {clockTime(now, event.timestamp)}
       </time>
-      <span className="event-project">{event.project}</span>
+      <span className="event-project">{singleLine(event.project)}</span>
       <span className="event-text">{eventText(event)}</span>
     </div>
   )

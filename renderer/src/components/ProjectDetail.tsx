@@ -1,6 +1,6 @@
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { useProjectsStore } from '../store/projects-store.ts'
-import { ATTENTION_ICON, ATTENTION_LABEL, relativeTime } from '../store/selectors.ts'
+import { ATTENTION_ICON, ATTENTION_LABEL, relativeTime, singleLine } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { DetailSessions } from './DetailSessions.tsx'
 import { TaskMark } from './TaskMark.tsx'
@@ -20,7 +20,7 @@ export function ProjectDetail() {
             {ATTENTION_ICON[project.attention]}
           </span>
         )}
-        <h2 className="detail-title" title={project?.project_dir}>
+        <h2 className="detail-title" title={singleLine(project?.project_dir ?? '')}>
           {name}
         </h2>
         {project && <span className="muted">{ATTENTION_LABEL[project.attention]}</span>}
@@ -44,12 +44,12 @@ function DetailBody({ project }: { project: ProjectSnapshot }) {
     <>
       <dl className="facts">
         <dt>Folder</dt>
-        <dd title={project.project_dir}>{project.project_dir}</dd>
+        <dd title={singleLine(project.project_dir)}>{singleLine(project.project_dir)}</dd>
         {project.branch && (
           <>
             <dt>Branch</dt>
             <dd>
-              {project.branch}
+              {singleLine(project.branch)}
               {project.commits_ahead ? ` · ${project.commits_ahead} ahead` : ''}
               {git?.commits_behind ? ` · ${git.commits_behind} behind` : ''}
               {project.dirty ? ' · uncommitted changes' : ''}
@@ -70,7 +70,7 @@ function DetailBody({ project }: { project: ProjectSnapshot }) {
       </dl>
       {project.errors.map((error) => (
         <p key={error} className="detail-error">
-          {error}
+          {singleLine(error)}
         </p>
       ))}
 
@@ -79,9 +79,9 @@ function DetailBody({ project }: { project: ProjectSnapshot }) {
 
       {project.task_lists.map((list) => (
         <div key={list.id}>
-          <h3 className="detail-section" title={list.title}>
+          <h3 className="detail-section" title={singleLine(list.title)}>
             Tasks
-            <span className="detail-section-sub">{list.title}</span>
+            <span className="detail-section-sub">{singleLine(list.title)}</span>
             <span>
               {list.tasks.filter((t) => t.status === 'completed').length}/{list.tasks.length}
             </span>
@@ -95,7 +95,7 @@ function DetailBody({ project }: { project: ProjectSnapshot }) {
                 data-status={t.status}
               >
                 <TaskMark status={t.status} />
-                <span className="ellipsis">{t.title}</span>
+                <span className="ellipsis">{singleLine(t.title)}</span>
               </li>
             ))}
           </ul>

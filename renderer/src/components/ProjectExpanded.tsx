@@ -1,5 +1,10 @@
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
-import { currentTaskList, relativeTime, sessionStatusLabel } from '../store/selectors.ts'
+import {
+  currentTaskList,
+  relativeTime,
+  sessionStatusLabel,
+  singleLine,
+} from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { TaskMark } from './TaskMark.tsx'
 
@@ -17,17 +22,17 @@ export function ProjectExpanded({ project }: { project: ProjectSnapshot }) {
     <div className="expanded" data-testid="project-expanded" data-project={project.name}>
       {sessions.map((s) => (
         <div key={s.id} className="expanded-line">
-          <span className="muted">{s.agent}</span> {s.name}:{' '}
+          <span className="muted">{s.agent}</span> {singleLine(s.name)}:{' '}
           <span className={`status status--${s.status}`}>{sessionStatusLabel(s.status)}</span>
-          {s.status_reason && <span className="muted"> — {s.status_reason}</span>}
+          {s.status_reason && <span className="muted"> — {singleLine(s.status_reason)}</span>}
         </div>
       ))}
       {list && (
         <>
-          <div className="expanded-line expanded-head">{list.title}</div>
+          <div className="expanded-line expanded-head">{singleLine(list.title)}</div>
           {list.tasks.slice(0, MAX_TASKS).map((t) => (
             <div key={t.id} className="expanded-line expanded-task">
-              <TaskMark status={t.status} /> {t.title}
+              <TaskMark status={t.status} /> {singleLine(t.title)}
             </div>
           ))}
           {list.tasks.length > MAX_TASKS && (
@@ -37,7 +42,7 @@ export function ProjectExpanded({ project }: { project: ProjectSnapshot }) {
       )}
       {project.branch && (
         <div className="expanded-line">
-          <span className="muted">branch</span> {project.branch}
+          <span className="muted">branch</span> {singleLine(project.branch)}
           {project.commits_ahead ? ` · ${project.commits_ahead} ahead` : ''}
           {project.dirty ? ' · uncommitted changes' : ''}
         </div>

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
-import { ATTENTION_LABEL, projectLine } from '../store/selectors.ts'
+import { ATTENTION_LABEL, projectLine, singleLine } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { ProjectExpanded } from './ProjectExpanded.tsx'
 
@@ -50,7 +50,7 @@ export function ProjectRow({ project, selected, expanded, follow }: Props) {
         </span>
         <div className="row-main">
           <div className="row-line">
-            <span className="row-name" title={project.project_dir}>
+            <span className="row-name" title={singleLine(project.project_dir)}>
               {line.name}
             </span>
             <span className={`status status--${project.session_status ?? 'none'}`}>

@@ -74,10 +74,10 @@ export interface ProjectLine {
 export function projectLine(p: ProjectSnapshot, now: number): ProjectLine {
   const pbi = p.current_pbi
   return {
-    name: p.name,
+    name: singleLine(p.name),
     icon: ATTENTION_ICON[p.attention],
     attention: p.attention,
-    work: pbi ? singleLine(pbiLabel(pbi)) : p.branch ? `on ${p.branch}` : null,
+    work: pbi ? singleLine(pbiLabel(pbi)) : p.branch ? `on ${singleLine(p.branch)}` : null,
     progress: pbi ? `${pbi.tasks.done}/${pbi.tasks.total}` : null,
     status: sessionStatusLabel(p.session_status),
     ago: relativeTime(now, p.last_activity),
@@ -195,7 +195,7 @@ export function eventTooltip(e: EngineEvent): string {
   const text = eventText(e)
   if (e.type !== 'commit') return text
   const sha = typeof e.details.sha === 'string' ? e.details.sha : ''
-  const branch = typeof e.details.branch === 'string' ? e.details.branch : '(detached)'
+  const branch = typeof e.details.branch === 'string' ? singleLine(e.details.branch) : '(detached)'
   return `${text}\n${sha} on ${branch}`
 }
 

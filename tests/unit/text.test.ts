@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import {
+  clipText,
+  escapeInvisibleInJson,
+  findActiveCharacter,
+  inertBlock,
+  inertLine,
+  isInvisibleCode,
+} from '../../shared/text.ts'
+
+describe('the invisible-character set', () => {
+  it.each([
+    ['NUL', 0x00],
+    ['BEL', 0x07],
+    ['ESC', 0x1b],
+    ['newline', 0x0a],
+    ['DEL', 0x7f],
+    ['C1 CSI', 0x9b],
+    ['zero-width space', 0x200b],
+    ['left-to-right mark', 0x200e],
+    ['line separator', 0x2028],
+    ['paragraph separator', 0x2029],
+    ['right-to-left override', 0x202e],
+    ['word joiner', 0x2060],
+    ['first strong isolate', 0x2068],
+    ['pop directional isolate', 0x2069],
+    ['byte order mark', 0xfeff],
+  ])('holds %s', (_name, code) => {
+    expect(isInvisibleCode(code)).toBe(true)
+  })
+
+  it.each([
+    ['space', 0x20],
+    ['tilde', 0x7e],
+    ['no-break space', 0xa0],
+    ['e acute', 0xe9],
+    ['ellipsis', 0x2026],
+    ['CJK', 0x4e2d],
+  ])('leaves %s', (_name, code) => {
+    expect(isInvisibleCode(code)).toBe(false)
+  })
+})
+
+describe('inertLine', () => {
+  it.each([
+    ['clear screen and clipboard', '\u001b[2J\u001b]52;c;SGk=\u0007ok', '[2J ]52;c;SGk= ok'],
+    ['a bidi override that reverses an extension', 'invoice\u202egnp.exe', 'invoice gnp.exe'],
+    ['isolates and zero-width characters', 'a\u2066b\u2069c\u200bd', 'a b c d'],
+    [
+      'line breaks of every kind',
+      'one\ntwo\r\nthree\u2028four\u0085five',
+      'one two three four five',
+    ],
+    ['a lone high surrogate', 'x\ud800y', 'xy'],
+    ['a lone low surrogate', 'x\udc00y', 'xy'],
+    ['a real surrogate pair', 'smile 😀', 'smile 😀'],
+    ['whitespace runs', '  a \t\t b  ', 'a b'],
+    ['plain text', 'fix: handle "quotes"', 'fix: handle "quotes"'],
+  ])('%s', (_name, input, expected) => {
+    expect(inertLine(input)).toBe(expected)
+  })
+})
+
+describe('clipText', () => {
+  it.each([
+    ['short text stays', 'short', 10, 'short'],
+    ['a cut gets an ellipsis', 'abcdefghij', 5, 'abcd…'],
+    ['never half a surrogate pair', '😀😀😀😀', 4, '😀…'],
+    ['made inert before it is cut', '\u001b[31mred\u001b[0m', 20, '[31mred [0m'],
+  ])('%s', (_name, input, max, expected) => {
+    expect(clipText(input, max)).toBe(expected)
+    expect(clipText(input, max).length).toBeLessThanOrEqual(max)
+  })
+})
+
+describe('inertBlock', () => {
+  it('keeps line breaks and tabs of a report, nothing else invisible', () => {
+    expect(inertBlock('a\tb\nc\u001b[2Jd\u202ee\r\n')).toBe('a\tb\nc [2Jd e \n')
+  })
+})
+
+describe('escapeInvisibleInJson', () => {
+  it('escapes what JSON.stringify leaves raw, and parses back to the same value', () => {
+    const value = { s: 'a\u009b1m\u202eb\u200bc\u2028d', n: 1 }
+    const json = escapeInvisibleInJson(JSON.stringify(value, null, 2))
+    expect(json).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u2028-\u202e]/)
+    expect(json).toContain('\\u009b')
+    expect(JSON.parse(json)).toEqual(value)
+    expect(json.split('\n')).toHaveLength(4)
+  })
+})
+
+describe('findActiveCharacter', () => {
+  it.each([
+    ['plain lines and tabs', 'a\tb\nc', -1],
+    ['an escape', 'ab\u001b[2J', 2],
+    ['a bidi override', 'x\u202e', 1],
+    ['a lone surrogate', 'ok\ud800', 2],
+    ['a surrogate pair', '😀', -1],
+    ['whatever inertBlock leaves', inertBlock('a\u001b\u202e\u200b\ud800b\n'), -1],
+  ])('%s', (_name, text, expected) => {
+    expect(findActiveCharacter(text)).toBe(expected)
+  })
+})
