@@ -33,6 +33,8 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'pm-memory', args: quick ? ['--runs', '15'] : [] },
   { name: 'commit-notification', args: quick ? ['--commits', '10'] : [] },
   { name: 'popover-paint', args: quick ? ['--runs', '3'] : [] },
+  { name: 'bad-inputs', args: [] },
+  { name: 'snapshot-save', args: quick ? ['--projects', '1000'] : [] },
 ]
 
 function runBench(

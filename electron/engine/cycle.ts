@@ -14,6 +14,7 @@ import { createIgnoreMatcher } from './core/config.ts'
 import { diffSnapshots } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
+import { mapLimit } from './core/map-limit.ts'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
 
@@ -100,7 +101,11 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       events.push(...diffSnapshots(input.prev.get(next.project_dir) ?? null, next, { now, since }))
     }
   }
-  const errors = [...counts.errors, ...repos.refusals().values()]
+  const errors = [
+    ...counts.errors,
+    ...repos.refusals().values(),
+    ...input.store.errors().map((e) => `${e.file}: ${e.message}`),
+  ]
   const commit = await commitCycle(input, current, events, errors)
   let savedBaseline = baselineAt
   let baselineUnsaved = false
@@ -267,23 +272,6 @@ function changed(prev: ProjectSnapshot | undefined, next: ProjectSnapshot): bool
   return (
     JSON.stringify({ ...prev, captured_at: '' }) !== JSON.stringify({ ...next, captured_at: '' })
   )
-}
-
-async function mapLimit<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await fn(items[index] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
 }
 
 /** The heads a persisted snapshot says were seen, or null when it has none to offer. */

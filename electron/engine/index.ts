@@ -15,7 +15,7 @@ import { naviFiles, type EnginePaths } from './core/paths.ts'
 import { runCycle, type CycleDiagnostics, type SessionWithProject } from './cycle.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker } from './repo-tracker.ts'
-import { createSessionSources, fullScan, type SourceHints } from './sources.ts'
+import { createSessionSources, fullScan, type SessionSources, type SourceHints } from './sources.ts'
 
 export interface EngineOptions {
   paths: EnginePaths
@@ -43,6 +43,8 @@ export interface EngineOptions {
    * also in `getState().errors` while it lasts. @default writes one line to stderr
    */
   onError?: (message: string) => void
+  /** Where sessions come from. @default the Claude Code and Codex files under `paths` */
+  sources?: SessionSources
 }
 
 export type EngineListener = (events: EngineEvent[], state: EngineState) => void
@@ -73,7 +75,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const files = naviFiles(opts.paths)
   const log = createEventLog(files.eventLog, { clock })
   const store = createSnapshotStore(files.snapshotsDir)
-  const sources = createSessionSources(opts.paths)
+  const sources = opts.sources ?? createSessionSources(opts.paths)
   const listeners = new Set<EngineListener>()
   const watching = opts.watch ?? true
   const repos = createRepoTracker({ watch: watching, onChange: () => schedule() })

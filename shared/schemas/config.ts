@@ -14,9 +14,9 @@ export const durationSchema = z.union([
 
 /**
  * The safety-net poll re-lists every source; more often than this only burns CPU (a 1 ms poll took 92 % of
- * a core), since the watchers already notice changes within a second. @default 5 s
+ * a core), since the watchers already notice changes within a second. @default 1 s
  */
-export const MIN_POLL_INTERVAL_MS = 5_000
+export const MIN_POLL_INTERVAL_MS = 1_000
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { mkdir, readFile, stat, symlink, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -147,6 +147,16 @@ describe('navi-hook.mjs', () => {
       env: { NAVI_HOME: join(file, 'navi') },
     })
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' })
+  })
+
+  it('does not block on a FIFO in place of the inbox (or of its error log), and exits 0 at once', async () => {
+    await mkdir(join(home, 'hooks'), { recursive: true })
+    execFileSync('mkfifo', [inbox])
+    execFileSync('mkfifo', [join(home, 'hooks', 'errors.log')])
+    // A blocking open would hang the handler for ever (its stdin guard is a timer that never fires).
+    const result = await run(JSON.stringify(postToolUse()), { env: { NAVI_HOME: home } })
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' })
+    expect((await stat(inbox)).isFIFO()).toBe(true)
   })
 
   it('keeps 20 concurrent handlers’ lines intact', async () => {

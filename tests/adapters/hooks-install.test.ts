@@ -219,10 +219,8 @@ describe('settings files Navi must not break', () => {
 
   it('refuses a FIFO at once instead of waiting for a writer', async () => {
     execFileSync('mkfifo', [settingsPath])
-    const started = Date.now()
     await expect(installHooks(paths)).rejects.toThrow(HooksSettingsError)
     await expect(installHooks(paths)).rejects.toThrow(/a FIFO, not a regular file/)
-    expect(Date.now() - started).toBeLessThan(30_000)
     expect((await stat(settingsPath)).isFIFO()).toBe(true)
     const status = await hooksStatus(paths)
     expect(status.settingsError).toMatch(/FIFO/)

@@ -77,6 +77,15 @@ describe('parseConfig', () => {
     )
   })
 
+  it('raises a poll interval below the floor to it, says so, and keeps the rest of the file', () => {
+    const parsed = parseConfig('projects:\n  - path: ~/a\npoll_interval: 1ms\n', FILE, HOME)
+    expect(parsed.config.pollIntervalMs).toBe(1000)
+    expect(parsed.config.projects).toEqual([{ path: '/home/ada/a' }])
+    expect(parsed.errors).toEqual([
+      expect.objectContaining({ line: 3, message: 'poll_interval: below the 1s floor; using 1s' }),
+    ])
+  })
+
   it('takes a number as seconds', () => {
     expect(parseConfig('poll_interval: 12\n', FILE, HOME).config.pollIntervalMs).toBe(12_000)
   })

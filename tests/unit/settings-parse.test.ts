@@ -79,4 +79,23 @@ describe('parseSettings', () => {
     }
     expect(parseSettings(raw).settings).toEqual({ ...defaults, ...raw })
   })
+
+  it.each([
+    ['toString', '{"toString":1}'],
+    ['constructor', '{"constructor":1}'],
+    ['__proto__', '{"__proto__":{"poll_interval":"1ms","launch_at_login":true}}'],
+    ['hasOwnProperty and valueOf', '{"hasOwnProperty":1,"valueOf":{}}'],
+    ['notifications.toString', '{"notifications":{"toString":true,"__proto__":false}}'],
+  ])('ignores a %s key instead of crashing, and pollutes no prototype', (_name, text) => {
+    const { settings } = parseSettings(JSON.parse(text))
+    expect(settings).toEqual(defaults)
+    expect(({} as Record<string, unknown>).poll_interval).toBeUndefined()
+  })
+
+  it('refuses a poll interval below the floor, keeping the rest', () => {
+    const { settings, problems } = parseSettings({ poll_interval: '1ms', launch_at_login: true })
+    expect(settings.poll_interval).toBeUndefined()
+    expect(settings.launch_at_login).toBe(true)
+    expect(problems.join('\n')).toMatch(/poll_interval: expected a poll interval of at least 1s/)
+  })
 })

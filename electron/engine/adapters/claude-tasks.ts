@@ -1,11 +1,16 @@
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { taskStatusSchema, type TaskItem } from '../../../shared/schemas/session.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { ClaudeTaskListRecord } from '../core/records.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
-import { readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
+import { asCappedString } from '../core/json-narrow.ts'
+import { mapLimit } from '../core/map-limit.ts'
+import { openRegularFile, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
+
+/** Task files read at once: a list can hold thousands. */
+const READ_CONCURRENCY = 16
 
 export interface ClaudeTaskListsReadResult {
   lists: ClaudeTaskListRecord[]
@@ -16,8 +21,9 @@ export interface ClaudeTaskListsReadResult {
 }
 
 const taskFileSchema = z.object({
-  id: z.union([z.string().min(1), z.number().transform(String)]),
-  subject: z.string(),
+  id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
+  // A title is shown on one line: a longer subject is cut, never refused.
+  subject: z.string().transform((text) => asCappedString(text, 500) ?? ''),
   status: taskStatusSchema,
 })
 
@@ -53,28 +59,35 @@ async function readTaskList(
     if (!isMissing(error)) result.errors.push(`${listDir}: ${describe(error)}`)
     return null
   }
-  const tasks: TaskItem[] = []
-  let newestMtime = -1
   // `.lock` and `.highwatermark` are bookkeeping, not tasks.
-  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-    const file = join(listDir, name)
-    let text: string
-    let mtimeMs: number
+  const files = names
+    .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+    .map((n) => join(listDir, n))
+  const read = await mapLimit(files, READ_CONCURRENCY, async (file) => {
     try {
-      text = await readRegularText(file, { maxBytes: SMALL_FILE_MAX_BYTES })
-      mtimeMs = (await stat(file)).mtimeMs
+      const handle = await openRegularFile(file, SMALL_FILE_MAX_BYTES)
+      try {
+        return { file, mtimeMs: (await handle.stat()).mtimeMs, text: await handle.readFile('utf8') }
+      } finally {
+        await handle.close()
+      }
     } catch (error) {
       // A deleted task (TaskUpdate status "deleted") removes its file.
       if (!isMissing(error)) result.errors.push(`${file}: ${describe(error)}`)
-      continue
+      return null
     }
-    const task = parseJsonAs(taskFileSchema, text)
+  })
+  const tasks: TaskItem[] = []
+  let newestMtime = -1
+  for (const entry of read) {
+    if (!entry) continue
+    const task = parseJsonAs(taskFileSchema, entry.text)
     if (!task) {
       result.corrupt++
       continue
     }
     tasks.push({ id: task.id, title: task.subject, status: task.status })
-    newestMtime = Math.max(newestMtime, mtimeMs)
+    newestMtime = Math.max(newestMtime, entry.mtimeMs)
   }
   tasks.sort((a, b) => compareTaskIds(a.id, b.id))
   return {

@@ -9,10 +9,9 @@
  * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped.
  */
 import type { Stats } from 'node:fs'
-import { appendFile, mkdir, rm, stat } from 'node:fs/promises'
+import { lstat, mkdir, rm, stat } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
 import lockfile from 'proper-lockfile'
-import writeFileAtomic from 'write-file-atomic'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import {
   EVENT_MAX_AGE_MS,
@@ -26,10 +25,16 @@ import {
   openRegularFile,
   openRegularForAppend,
   readRegularText,
+  UnreadableFileError,
 } from './safe-read.ts'
+import { writeFileSafely } from './safe-write.ts'
 
-/** A log larger than this is not read whole (24 h of events are a few MB). @default 512 MiB */
-const LOG_MAX_BYTES = 512 * 1024 * 1024
+/**
+ * A day of events is a few MB (1,000 events an hour is about 7 MB); a log larger than this is not read
+ * (it would cost its size in memory) and nothing is appended to it: the engine reports it and keeps the
+ * events until it is moved aside. @default 64 MiB
+ */
+export const LOG_MAX_BYTES = 64 * 1024 * 1024
 
 /** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
 export type EventLogClock = () => number | Date
@@ -101,7 +106,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   /** One operation at a time within this instance; the file lock orders us against other instances. */
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
     if (closed) return Promise.reject(new Error(`event log ${file} is closed`))
-    const run = queue.then(task, task)
+    const run = queue.then(task, task).catch((error: unknown) => {
+      throw namingFile(file, error)
+    })
     queue = run.catch(() => undefined)
     return run
   }
@@ -110,7 +117,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   const withLock = async <T>(task: () => Promise<T>): Promise<T> => {
     await mkdir(dirname(file), { recursive: true })
     await (await openRegularForAppend(file)).close()
-    await removeLockFromTheFuture(lockPath, stale)
+    await removeImpossibleLock(lockPath, stale)
     let release: () => Promise<void>
     try {
       release = await lockfile.lock(file, {
@@ -139,6 +146,14 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   /** Fold in the lines appended (by anyone) since `offset`. Call under the lock. */
   const refresh = async (): Promise<{ size: number; partialTail: boolean }> => {
     const st = await stat(file)
+    if (st.size > LOG_MAX_BYTES) {
+      throw new UnreadableFileError(
+        file,
+        'EFBIG',
+        `is ${st.size} bytes, more than a day of events ever takes (${LOG_MAX_BYTES}); move it aside ` +
+          'and Navi starts a new one',
+      )
+    }
     if (identityOf(st) !== identity || st.size < offset) {
       identity = identityOf(st)
       offset = 0
@@ -232,8 +247,15 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         const result = { kept: kept.length, dropped, corrupt: corrupt.length }
         if (dropped === 0 && corrupt.length === 0 && partial === '') return result
         // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
-        if (corrupt.length > 0) await appendFile(corruptFile, `${corrupt.join('\n')}\n`, 'utf8')
-        await writeFileAtomic(file, kept.map((line) => `${line}\n`).join(''), { fsync: true })
+        if (corrupt.length > 0) {
+          const handle = await openRegularForAppend(corruptFile)
+          try {
+            await handle.appendFile(`${corrupt.join('\n')}\n`, 'utf8')
+          } finally {
+            await handle.close()
+          }
+        }
+        await writeFileSafely(file, kept.map((line) => `${line}\n`).join(''), { fsync: true })
         const st = await stat(file)
         identity = identityOf(st)
         offset = st.size
@@ -276,19 +298,24 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
 }
 
 /**
- * A live holder refreshes its lock's mtime to its own "now" every few seconds, so a lock dated further in
- * the future than the stale window was left by a clock jump or planted by hand; proper-lockfile would never
- * call it stale and every writer would wait on it for ever. It is removed.
+ * A lock no live writer could hold is removed before locking, or every writer would wait on it for
+ * ever: one that is not a directory (proper-lockfile's locks are directories), or one dated further in
+ * the future than the stale window (a live holder refreshes its lock's mtime to its own "now" every few
+ * seconds, so only a clock jump or a hand leaves that).
  */
-async function removeLockFromTheFuture(lockPath: string, staleMs: number): Promise<void> {
-  const mtime = await stat(lockPath).then(
-    (st) => st.mtimeMs,
-    () => null,
-  )
+async function removeImpossibleLock(lockPath: string, staleMs: number): Promise<void> {
+  const lock = await lstat(lockPath).catch(() => null)
   // The file system's clock, not the log's injectable one: mtimes are real times.
-  if (mtime !== null && mtime > Date.now() + staleMs) {
+  if (lock && (!lock.isDirectory() || lock.mtimeMs > Date.now() + staleMs)) {
     await rm(lockPath, { recursive: true, force: true })
   }
+}
+
+/** `error` with the log's path in its message when it does not name it yet (a full disk, a FIFO…). */
+function namingFile(file: string, error: unknown): unknown {
+  if (!(error instanceof Error) || error.message.includes(file)) return error
+  error.message = `${file}: ${error.message}`
+  return error
 }
 
 function identityOf(st: Stats): string {

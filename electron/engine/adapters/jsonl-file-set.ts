@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
+import { mapLimit } from '../core/map-limit.ts'
 
 /** How one kind of JSONL file is folded into a summary. */
 export interface JsonlFolder<S extends { corruptLines: number }> {
@@ -73,21 +74,6 @@ function isMissing(error: unknown): boolean {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
-}
-
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  run: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T
-      await run(item)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
 
 /**
@@ -211,7 +197,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         const update = newUpdate()
         const known = new Set(order)
         for (const path of paths) if (!known.has(path)) order.push(path)
-        await forEachLimited([...new Set(paths)], READ_CONCURRENCY, (path) => refresh(path, update))
+        await mapLimit([...new Set(paths)], READ_CONCURRENCY, (path) => refresh(path, update))
         return update
       }),
     update: (paths) =>
@@ -228,7 +214,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           if (!listed.has(path)) dirty = entries.delete(path) || dirty
         }
         order = [...listed]
-        await forEachLimited(order, READ_CONCURRENCY, (path) => refresh(path, update))
+        await mapLimit(order, READ_CONCURRENCY, (path) => refresh(path, update))
         // Files of the index that are gone are dropped from it at the next flush.
         if (indexed !== null && indexed.size > 0) dirty = true
         indexed = null

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { readRegularText } from './safe-read.ts'
+import { writeFileSafely } from './safe-write.ts'
 
 /** One project's snapshot is a few KB; anything this large is not one. @default 16 MiB */
 const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024
@@ -28,7 +28,7 @@ export interface SnapshotStoreError {
 export interface SnapshotStore {
   /** Every valid snapshot by `project_dir`. Invalid files are skipped (kept on disk) and reported. */
   loadAll(): Promise<Map<string, ProjectSnapshot>>
-  /** Problems met by the last `loadAll` or `loadMeta`. */
+  /** Problems met by the last `loadAll` and the last `loadMeta`. */
   errors(): SnapshotStoreError[]
   /** Write one project's snapshot atomically (replacing its file even when the name changed). */
   save(snapshot: ProjectSnapshot): Promise<void>
@@ -59,6 +59,7 @@ export function snapshotFileName(snapshot: Pick<ProjectSnapshot, 'name' | 'proje
 /** A snapshot store in `dir` (created on the first write). */
 export function createSnapshotStore(dir: string): SnapshotStore {
   let lastErrors: SnapshotStoreError[] = []
+  let metaError: SnapshotStoreError | null = null
   /**
    * File names by project-dir hash, listed once and then kept up to date by this store's own writes, so
    * saving n snapshots costs n writes, not n directory listings (4,000 projects took 23 s that way).
@@ -93,13 +94,20 @@ export function createSnapshotStore(dir: string): SnapshotStore {
     JSON.parse(await readRegularText(file, { maxBytes: SNAPSHOT_MAX_BYTES }))
 
   return {
-    errors: () => lastErrors,
+    errors: () => (metaError ? [...lastErrors, metaError] : lastErrors),
 
     async loadAll() {
       namesByHash = null
       const errors: SnapshotStoreError[] = []
       const snapshots = new Map<string, ProjectSnapshot>()
-      for (const name of (await listFiles()).sort()) {
+      let fileNames: string[] = []
+      try {
+        fileNames = await listFiles()
+      } catch (err) {
+        // The folder itself is unreadable (a file in its place): start from nothing, and say so.
+        errors.push({ file: dir, message: `cannot list the snapshots: ${errorText(err)}` })
+      }
+      for (const name of fileNames.sort()) {
         const file = join(dir, name)
         let parsed: ReturnType<typeof projectSnapshotSchema.safeParse>
         try {
@@ -125,7 +133,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
     async save(snapshot) {
       await mkdir(dir, { recursive: true })
       const name = snapshotFileName(snapshot)
-      await writeFileAtomic(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`)
+      await writeFileSafely(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`)
       const hash = projectDirHash(snapshot.project_dir)
       const index = await names()
       for (const stale of index.get(hash) ?? []) {
@@ -141,13 +149,14 @@ export function createSnapshotStore(dir: string): SnapshotStore {
 
     async loadMeta() {
       const file = join(dir, META_FILE)
+      metaError = null
       try {
         const parsed = snapshotMetaSchema.safeParse(await readJson(file))
         if (parsed.success) return parsed.data
-        lastErrors = [...lastErrors, { file, message: 'invalid meta.json, treated as no baseline' }]
+        metaError = { file, message: 'invalid meta.json, treated as no baseline' }
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-          lastErrors = [...lastErrors, { file, message: `unreadable meta.json: ${errorText(err)}` }]
+          metaError = { file, message: `unreadable meta.json: ${errorText(err)}` }
         }
       }
       return { baselineAt: null }
@@ -155,7 +164,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
 
     async saveMeta(meta) {
       await mkdir(dir, { recursive: true })
-      await writeFileAtomic(
+      await writeFileSafely(
         join(dir, META_FILE),
         `${JSON.stringify(snapshotMetaSchema.parse(meta))}\n`,
       )

@@ -252,11 +252,14 @@ function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string
   }
 }
 
+/** More to-dos than any agent keeps: the rest of a list this long is not read. */
+const MAX_TODOS = 1000
+
 /** TodoWrite items `{content, status, activeForm}` → TaskItem with ids `1..n`. */
 function foldTodos(summary: TranscriptSummary, todos: unknown): void {
   if (!Array.isArray(todos)) return
   const items: TaskItem[] = []
-  for (const todo of todos) {
+  for (const todo of todos.slice(0, MAX_TODOS)) {
     if (!isObject(todo)) continue
     const title = asCappedString(todo.content, TITLE_MAX)
     const status = todo.status
