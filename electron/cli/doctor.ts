@@ -106,6 +106,7 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
   return {
     checks,
     corrupt_lines: diagnostics.corruptLines,
+    notes: diagnostics.notes,
     errors: [...new Set([...engineErrors, ...diagnostics.sourceErrors, ...projectErrors])],
   }
 }

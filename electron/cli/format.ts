@@ -117,6 +117,7 @@ export function formatDoctor(report: DoctorOutput): string {
       ? 'ok    corrupt lines    none skipped'
       : `note  corrupt lines    skipped ${corrupt.map(([k, n]) => `${n} in ${k}`).join(', ')}`,
   )
+  for (const note of report.notes) lines.push(`note  ${inertLine(note)}`)
   for (const error of report.errors) lines.push(`err   ${inertLine(error)}`)
   return lines.join('\n')
 }

@@ -23,6 +23,8 @@ const CHECKLIST_MAX_BYTES = 4 * 1024 * 1024
 
 export interface CycleDiagnostics {
   corruptLines: Record<string, number>
+  /** Files with lines or values skipped (`navi doctor` shows them). */
+  notes: string[]
   sourceErrors: string[]
   configErrors: string[]
   /** git processes this cycle spawned. */
@@ -137,6 +139,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
     pending: !commit.logged || commit.unsaved.size > 0 || baselineUnsaved,
     diagnostics: {
       corruptLines: counts.corruptLines,
+      notes: counts.notes,
       sourceErrors: errors,
       configErrors,
       gitSpawns: repos.spawnCount() - spawnsBefore,

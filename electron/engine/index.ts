@@ -324,7 +324,14 @@ function messageOf(error: unknown): string {
 }
 
 function emptyDiagnostics(): CycleDiagnostics {
-  return { corruptLines: {}, sourceErrors: [], configErrors: [], gitSpawns: 0, durationMs: 0 }
+  return {
+    corruptLines: {},
+    notes: [],
+    sourceErrors: [],
+    configErrors: [],
+    gitSpawns: 0,
+    durationMs: 0,
+  }
 }
 
 export type { CycleDiagnostics, SessionWithProject } from './cycle.ts'

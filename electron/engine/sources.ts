@@ -24,7 +24,12 @@ import { assembleClaudeSessions, assembleCodexSession } from './core/sessions.ts
 export interface SourceCounts {
   corruptLines: Record<string, number>
   errors: string[]
+  /** Which files had lines or values skipped, for `navi doctor` (not errors: the rest was read). */
+  notes: string[]
 }
+
+/** Files named per source in the notes; the rest are counted. */
+const NOTED_FILES = 5
 
 /**
  * What changed since the last cycle, from the watchers: with `full` every source is listed again (start,
@@ -94,7 +99,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         ),
         guard(
           'claude live sessions',
-          { records: [] as LiveSessionRecord[], corrupt: 0, errors: [] },
+          { records: [] as LiveSessionRecord[], corrupt: 0, errors: [], notes: [] as string[] },
           () => readLiveSessions(paths),
         ),
         guard('claude tasks', { lists: [] as ClaudeTaskListRecord[], corrupt: 0, errors: [] }, () =>
@@ -144,7 +149,15 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
       const codexSessions = rollouts.summaries
         .map((r) => assembleCodexSession(r, now))
         .filter((s): s is Session => s !== null)
-      return { sessions: [...claude, ...codexSessions], counts: { corruptLines, errors } }
+      const notes = [
+        ...live.notes,
+        ...damagedFiles(scan.summaries),
+        ...damagedFiles(rollouts.summaries),
+        ...(hookStates.corrupt > 0
+          ? [`${hooks.path}: ${hookStates.corrupt} line(s) skipped (not hook lines)`]
+          : []),
+      ]
+      return { sessions: [...claude, ...codexSessions], counts: { corruptLines, errors, notes } }
     },
     watchedPids: () => pids,
     flush: async () => {
@@ -163,3 +176,15 @@ function emptyScan<T>(): {
 }
 
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0)
+
+/** `<path>: N lines skipped or damaged` for the worst few files of a source. */
+function damagedFiles(summaries: { path: string; corruptLines: number }[]): string[] {
+  const damaged = summaries
+    .filter((s) => s.corruptLines > 0)
+    .sort((a, b) => b.corruptLines - a.corruptLines)
+  const named = damaged
+    .slice(0, NOTED_FILES)
+    .map((s) => `${s.path}: ${s.corruptLines} line(s) skipped or with values ignored`)
+  const more = damaged.length - named.length
+  return more > 0 ? [...named, `…and ${more} more file(s) like these`] : named
+}

@@ -25,6 +25,8 @@ export const doctorCheckSchema = z.object({
 export const doctorOutputSchema = z.object({
   checks: z.array(doctorCheckSchema),
   corrupt_lines: z.record(z.string(), z.number()),
+  /** Files with lines skipped or values ignored, each with its path. */
+  notes: z.array(z.string()).default([]),
   errors: z.array(z.string()),
 })
 export type DoctorCheck = z.infer<typeof doctorCheckSchema>

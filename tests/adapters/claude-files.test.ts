@@ -282,7 +282,12 @@ describe('readLiveSessions', () => {
   })
 
   it('returns nothing when the folder does not exist', async () => {
-    expect(await readLiveSessions(temp.paths)).toEqual({ records: [], corrupt: 0, errors: [] })
+    expect(await readLiveSessions(temp.paths)).toEqual({
+      records: [],
+      corrupt: 0,
+      errors: [],
+      notes: [],
+    })
   })
 })
 

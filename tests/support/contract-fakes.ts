@@ -50,6 +50,7 @@ export function fakeEngine(): FakeEngine {
     },
     diagnostics: () => ({
       corruptLines: {},
+      notes: [],
       sourceErrors: [],
       configErrors: [],
       gitSpawns: 0,

@@ -26,6 +26,8 @@ export interface LiveSessionsReadResult {
   corrupt: number
   /** `<path>: <message>` for the folder or a file that could not be read (other than missing). */
   errors: string[]
+  /** `<path>: <what>` for files that were skipped or had values ignored (for `navi doctor`). */
+  notes: string[]
 }
 
 const nullableString = z.string().max(4096).nullable().optional().catch(null)
@@ -77,7 +79,7 @@ export async function readLiveSessions(
   deps: LiveSessionDeps = {},
 ): Promise<LiveSessionsReadResult> {
   const dir = naviFiles(paths).claudeSessions
-  const result: LiveSessionsReadResult = { records: [], corrupt: 0, errors: [] }
+  const result: LiveSessionsReadResult = { records: [], corrupt: 0, errors: [], notes: [] }
   let names: string[]
   try {
     names = await readdir(dir)
@@ -101,6 +103,7 @@ export async function readLiveSessions(
     const data = parseJsonAs(liveSessionFileSchema, text)
     if (!data) {
       result.corrupt++
+      result.notes.push(`${file}: not a live-session file (no pid or sessionId); skipped`)
       continue
     }
     const procStart = data.procStart ?? null
@@ -120,6 +123,34 @@ export async function readLiveSessions(
       alive: isSessionProcessAlive(data.pid, procStart, deps),
       file,
     })
+    const ignored = ignoredFields(text, result.records.at(-1))
+    if (ignored.length > 0)
+      result.notes.push(`${file}: ignored ${ignored.join(', ')} (not valid values)`)
   }
   return result
+}
+
+/** The optional fields a file set that did not survive validation (a number that is no time, …). */
+function ignoredFields(text: string, record: LiveSessionRecord | undefined): string[] {
+  if (!record) return []
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return []
+  }
+  if (raw === null || typeof raw !== 'object') return []
+  const given = raw as Record<string, unknown>
+  const kept: Record<string, unknown> = {
+    cwd: record.cwd,
+    startedAt: record.startedAt,
+    name: record.name,
+    status: record.status,
+    waitingFor: record.waitingFor,
+    statusUpdatedAt: record.statusUpdatedAt,
+    procStart: record.procStart,
+  }
+  return Object.keys(kept).filter(
+    (key) => Object.hasOwn(given, key) && given[key] !== null && kept[key] === null,
+  )
 }

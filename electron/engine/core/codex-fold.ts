@@ -10,6 +10,7 @@ import {
   asString,
   asTimestamp,
   asTokenCount,
+  isBadCount,
   isObject,
   type JsonObject,
 } from './json-narrow.ts'
@@ -83,6 +84,8 @@ export function foldCodexLine(
 ): void {
   if (!isObject(line)) return
   const timestamp = asTimestamp(line.timestamp, latestMs)
+  // A line whose time is not believable is still used for the rest, and counted as damaged.
+  if (timestamp === null && line.timestamp !== undefined) summary.corruptLines++
   if (timestamp !== null) {
     summary.startedAt ??= timestamp
     if (summary.lastActivity === null || timestamp > summary.lastActivity) {
@@ -145,7 +148,15 @@ function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
       return
     case 'token_count':
       if (isObject(event.info) && isObject(event.info.total_token_usage)) {
-        summary.tokens = codexTokenUsage(event.info.total_token_usage)
+        const usage = event.info.total_token_usage
+        const counts = [
+          'input_tokens',
+          'cached_input_tokens',
+          'cache_write_input_tokens',
+          'output_tokens',
+        ]
+        if (counts.some((key) => isBadCount(usage[key]))) summary.corruptLines++
+        summary.tokens = codexTokenUsage(usage)
       }
       return
     case 'user_message':

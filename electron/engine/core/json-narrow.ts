@@ -51,6 +51,10 @@ export const asTokenCount = (value: unknown): number =>
     ? value
     : 0
 
+/** True for a value that is present but not a token count (1e308, -5, '12', 0.5). */
+export const isBadCount = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== 0 && asTokenCount(value) === 0
+
 /** A string cut to `max` UTF-16 units (never half a surrogate pair); non-strings are null. */
 export function asCappedString(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null

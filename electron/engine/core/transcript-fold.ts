@@ -13,6 +13,7 @@ import {
   asString,
   asTimestamp,
   asTokenCount,
+  isBadCount,
   isObject,
   type JsonObject,
 } from './json-narrow.ts'
@@ -78,6 +79,8 @@ export function foldTranscriptLine(
 ): void {
   if (!isObject(line)) return
   const timestamp = asTimestamp(line.timestamp, latestMs)
+  // A line whose time or usage is not believable is still used for the rest, and counted as damaged.
+  if (timestamp === null && line.timestamp !== undefined) summary.corruptLines++
   if (timestamp !== null) {
     if (summary.firstActivity === null) summary.firstActivity = timestamp
     if (summary.lastActivity === null || timestamp > summary.lastActivity) {
@@ -123,10 +126,19 @@ function recordUsage(summary: TranscriptSummary, message: unknown): void {
   const id = asString(message.id)
   const usage = message.usage
   if (id === null || !isObject(usage)) return
-  const input = asTokenCount(usage.input_tokens)
-  const output = asTokenCount(usage.output_tokens)
-  const cacheRead = asTokenCount(usage.cache_read_input_tokens)
-  const cacheCreation = asTokenCount(usage.cache_creation_input_tokens)
+  const raw = [
+    usage.input_tokens,
+    usage.output_tokens,
+    usage.cache_read_input_tokens,
+    usage.cache_creation_input_tokens,
+  ]
+  if (raw.some(isBadCount)) summary.corruptLines++
+  const [input, output, cacheRead, cacheCreation] = raw.map(asTokenCount) as [
+    number,
+    number,
+    number,
+    number,
+  ]
   tallyUsage(summary.usage, id, {
     input,
     output,

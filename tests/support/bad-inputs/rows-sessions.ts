@@ -36,7 +36,10 @@ const live = (ctx: CaseContext, over: Record<string, unknown>) => ({
 })
 
 const LIVE_ROWS: BadInput[] = [
-  liveRow('startedAt 1e308', (ctx) => live(ctx, { startedAt: 1e308 }), listed),
+  {
+    ...liveRow('startedAt 1e308', (ctx) => live(ctx, { startedAt: 1e308 }), listed),
+    reported: () => /4242\.json: ignored startedAt/,
+  },
   liveRow('startedAt -1', (ctx) => live(ctx, { startedAt: -1 }), listed),
   liveRow('startedAt a word', (ctx) => live(ctx, { startedAt: 'yesterday' }), listed),
   liveRow('startedAt in year 9999', (ctx) => live(ctx, { startedAt: 253_402_300_799_000 }), listed),
@@ -62,7 +65,10 @@ const LIVE_ROWS: BadInput[] = [
     live(ctx, { status: 'exploding', waitingFor: 'w'.repeat(10_000) }),
   ),
   liveRow('procStart an object', (ctx) => live(ctx, { procStart: { a: 1 } })),
-  liveRow('a JSON array', () => [1, 2, 3]),
+  {
+    ...liveRow('a JSON array', () => [1, 2, 3]),
+    reported: () => /4242\.json: not a live-session file/,
+  },
   liveRow('JSON null', () => null),
   liveRow('a JSON number', () => 42),
   liveRow('a JSON string', () => 'session'),
@@ -208,14 +214,17 @@ const HOOK_ROWS: BadInput[] = [
   hookRow('an unknown event', (ctx) => [
     hookLine({ hook_event_name: 'Apocalypse', cwd: ctx.scratch }),
   ]),
-  hookRow(
-    '100,000 lines of garbage',
-    () => Array.from({ length: 100_000 }, (_, i) => `[${i}`),
-    (out) =>
-      (out.doctor?.corrupt_lines.hooks ?? 0) >= 100_000
-        ? null
-        : 'the garbage lines were not counted',
-  ),
+  {
+    ...hookRow(
+      '100,000 lines of garbage',
+      () => Array.from({ length: 100_000 }, (_, i) => `[${i}`),
+      (out) =>
+        (out.doctor?.corrupt_lines.hooks ?? 0) >= 100_000
+          ? null
+          : 'the garbage lines were not counted',
+    ),
+    reported: () => /events\.jsonl: 100000 line\(s\) skipped/,
+  },
   hookRow('cwd with bidi overrides', () => [hookLine({ cwd: `/tmp/\u202e${HOSTILE}` })]),
   hookRow('tool_detail with escapes on a permission request', (ctx) => [
     hookLine({

@@ -30,14 +30,17 @@ const transcriptRow = (
 })
 
 const TRANSCRIPT_ROWS: BadInput[] = [
-  transcriptRow(
-    'usage 1.7e308 twice (sums to Infinity)',
-    (ctx) => [
-      assistantLine(ctx, { input_tokens: 1.7e308, output_tokens: 1.7e308 }),
-      assistantLine(ctx, { input_tokens: 1.7e308, output_tokens: 1.7e308 }),
-    ],
-    tokensFinite,
-  ),
+  {
+    ...transcriptRow(
+      'usage 1.7e308 twice (sums to Infinity)',
+      (ctx) => [
+        assistantLine(ctx, { input_tokens: 1.7e308, output_tokens: 1.7e308 }),
+        assistantLine(ctx, { input_tokens: 1.7e308, output_tokens: 1.7e308 }),
+      ],
+      tokensFinite,
+    ),
+    reported: () => `${SESSION_ID}.jsonl: 2 line(s) skipped or with values ignored`,
+  },
   transcriptRow(
     'negative usage',
     (ctx) => [assistantLine(ctx, { input_tokens: -5e9, output_tokens: -1 })],
@@ -64,11 +67,14 @@ const TRANSCRIPT_ROWS: BadInput[] = [
     (ctx) => [userLine(ctx, { timestamp: 'zzz not a date' })],
     activityBelievable,
   ),
-  transcriptRow(
-    'timestamp in year 9999',
-    (ctx) => [userLine(ctx, { timestamp: '9999-12-31T23:59:59.000Z' })],
-    activityBelievable,
-  ),
+  {
+    ...transcriptRow(
+      'timestamp in year 9999',
+      (ctx) => [userLine(ctx, { timestamp: '9999-12-31T23:59:59.000Z' })],
+      activityBelievable,
+    ),
+    reported: () => `${SESSION_ID}.jsonl: 1 line(s) skipped or with values ignored`,
+  },
   transcriptRow(
     'timestamp in year 0001',
     (ctx) => [userLine(ctx, { timestamp: '0001-01-01T00:00:00.000Z' })],
