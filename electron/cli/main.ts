@@ -169,6 +169,8 @@ async function watch(
   json: boolean,
   withPm: boolean,
 ): Promise<number> {
+  // Listening before anything is printed: a Ctrl-C right after "ready" (or during start-up) stops cleanly.
+  const stopSignal = untilStopSignal()
   const engine = createEngine({ paths })
   const echoErrors = createErrorEcho('navi watch')
   engine.subscribe((events, state) => {
@@ -186,7 +188,7 @@ async function watch(
   } else {
     printErr(JSON.stringify({ ready: true, projects: state.projects.length }))
   }
-  await untilStopSignal()
+  await stopSignal
   await pm?.stop()
   await engine.stop()
   return 0

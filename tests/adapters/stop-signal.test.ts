@@ -17,8 +17,10 @@ describe('untilStopSignal', () => {
       const { untilStopSignal } = await import(${JSON.stringify(OUTPUT_MODULE)})
       // What keeps navi watch alive (its poll timer), here a plain interval.
       const alive = setInterval(() => {}, 1000)
+      // The handlers first, then 'ready': stderr is a synchronous pipe, the test may signal at once.
+      const stop = untilStopSignal()
       process.stderr.write('ready\\n')
-      await untilStopSignal()
+      await stop
       await new Promise((r) => setTimeout(r, 1500))
       clearInterval(alive)
       process.stderr.write('stopped cleanly\\n')

@@ -19,6 +19,7 @@ import { createPushHub, type PushHub } from '../../electron/services/push-hub.ts
 import { createSettingsFileStore } from '../../electron/services/settings-store.ts'
 import { httpRequest, openEventStream, type RawRequest } from '../support/navi-http.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
+import { waitUntil } from '../support/wait.ts'
 
 const temp = useTempPaths('navi-serve-sec-')
 const SECRET = 'top secret package.json'
@@ -256,9 +257,12 @@ describe('navi serve security', () => {
     { timeout: 60_000 },
     async () => {
       const idle = await Promise.all(Array.from({ length: 20 }, () => openSocket(server.port)))
-      await expect
-        .poll(() => idle.every((s) => s.closed()), { timeout: IDLE_SOCKET_MS * 3, interval: 250 })
-        .toBe(true)
+      await waitUntil(
+        () => idle.every((s) => s.closed()),
+        IDLE_SOCKET_MS * 3,
+        () => `the idle sockets to be closed (${idle.filter((s) => s.closed()).length} of 20 are)`,
+        250,
+      )
 
       const fill = await Promise.all(
         Array.from({ length: MAX_CONNECTIONS }, () => openSocket(server.port)),

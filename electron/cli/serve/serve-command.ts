@@ -33,6 +33,8 @@ export function parsePort(value: string | undefined): number | null {
 }
 
 export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Promise<number> {
+  // Listening before anything is printed: a Ctrl-C right after the URL (or during start-up) stops cleanly.
+  const stopSignal = untilStopSignal()
   const engine = createEngine({ paths })
   const echoErrors = createErrorEcho('navi serve')
   engine.subscribe((_events, state) => echoErrors(state.errors))
@@ -84,7 +86,7 @@ export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Prom
     if (error) printErr(`navi: could not open a browser (${error}); open ${url} yourself`)
   }
 
-  await untilStopSignal()
+  await stopSignal
   await server.close()
   await shutdown()
   return 0
