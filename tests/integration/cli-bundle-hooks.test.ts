@@ -4,42 +4,32 @@
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { build } from 'esbuild'
+import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
+import { bundleForNode } from '../support/node-bundle.ts'
 
-const ROOT = resolve(import.meta.dirname, '../..')
-// Same depth as out/cli/navi.mjs, so the bundle looks for its resources as the real one does.
-const BUNDLE = join(ROOT, 'out', `cli-test-${process.pid}`, 'navi.mjs')
+let bundle: Awaited<ReturnType<typeof bundleForNode>>
 let elsewhere: string
 let env: NaviEnv
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [join(ROOT, 'electron/cli/navi.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: BUNDLE,
-    logLevel: 'silent',
-  })
+  // Same depth as out/cli/navi.mjs, so the bundle looks for its resources as the real one does.
+  bundle = await bundleForNode('electron/cli/navi.ts', `cli-test-${process.pid}`, 'navi.mjs')
   elsewhere = mkdtempSync(join(tmpdir(), 'navi-cwd-'))
   env = await createNaviEnv()
 })
 
 afterAll(() => {
-  rmSync(join(BUNDLE, '..'), { recursive: true, force: true })
+  bundle?.dispose()
   for (const dir of [elsewhere, env?.NAVI_HOME, env?.CLAUDE_CONFIG_DIR, env?.CODEX_HOME])
     if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
 describe('the CLI bundle', () => {
   it('installs the hooks when run from another directory', async () => {
-    const run = await execa('node', [BUNDLE, 'hooks', 'install', '--json'], {
+    const run = await execa('node', [bundle.file, 'hooks', 'install', '--json'], {
       cwd: elsewhere,
       env,
       extendEnv: false,

@@ -90,17 +90,16 @@ export async function readRegularFile(path: string, opts: SafeReadOptions): Prom
       if (bytesRead === 0) break
       filled += bytesRead
     }
-    if (filled > opts.maxBytes) {
-      throw new UnreadableFileError(
-        path,
-        'EFBIG',
-        `grew past the ${opts.maxBytes}-byte limit; skipped`,
-      )
-    }
+    if (filled > opts.maxBytes) throw grewPastCap(path, opts.maxBytes)
     return buffer.subarray(0, filled)
   } finally {
     await handle.close()
   }
+}
+
+/** A file that was within its cap at `fstat` but had more bytes when read. */
+function grewPastCap(path: string, maxBytes: number): UnreadableFileError {
+  return new UnreadableFileError(path, 'EFBIG', `grew past the ${maxBytes}-byte limit; skipped`)
 }
 
 /** `readRegularFile` decoded as UTF-8. */
@@ -121,13 +120,7 @@ export function readRegularTextSync(path: string, opts: SafeReadOptions): string
       if (bytesRead === 0) break
       filled += bytesRead
     }
-    if (filled > opts.maxBytes) {
-      throw new UnreadableFileError(
-        path,
-        'EFBIG',
-        `grew past the ${opts.maxBytes}-byte limit; skipped`,
-      )
-    }
+    if (filled > opts.maxBytes) throw grewPastCap(path, opts.maxBytes)
     return buffer.toString('utf8', 0, filled)
   } finally {
     closeSync(fd)

@@ -6,8 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { build } from 'esbuild'
+import { join } from 'node:path'
 import { execa } from 'execa'
 import { engineStateSchema } from '../../../shared/ipc-contract.ts'
 import { doctorOutputSchema, sessionsOutputSchema } from '../../../shared/schemas/cli.ts'
@@ -15,29 +14,20 @@ import { createCaseContext, type CaseContext, type HealthyBase } from './context
 import type { RunnerReport } from './runner.ts'
 import type { BadInput, CaseOutput } from './types.ts'
 import { findActiveCharacter } from '../../../shared/text.ts'
+import { bundleForNode } from '../node-bundle.ts'
 
 /** A case still running after this is a hang (six commands, on a loaded two-core machine). */
 export const HANG_MS = 90_000
 /** Peak RSS above this is a runaway read (a /dev/zero link once cost 600–830 MB). */
 export const MAX_RSS_MB = 400
 
-const ROOT = resolve(import.meta.dirname, '../../..')
-
 /** Bundles runner.ts beside the CLI bundle (so it resolves node_modules the same way); returns it. */
-export async function buildRunner(): Promise<{ file: string; dispose(): void }> {
-  const dir = join(ROOT, 'out', `bad-input-runner-${process.pid}`)
-  const file = join(dir, 'runner.mjs')
-  await build({
-    entryPoints: [join(ROOT, 'tests/support/bad-inputs/runner.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: file,
-    logLevel: 'silent',
-  })
-  return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) }
+export function buildRunner(): Promise<{ file: string; dispose(): void }> {
+  return bundleForNode(
+    'tests/support/bad-inputs/runner.ts',
+    `bad-input-runner-${process.pid}`,
+    'runner.mjs',
+  )
 }
 
 export interface CaseResult {
