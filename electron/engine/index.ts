@@ -323,7 +323,8 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-function emptyDiagnostics(): CycleDiagnostics {
+/** Diagnostics before the first cycle. */
+export function emptyDiagnostics(): CycleDiagnostics {
   return {
     corruptLines: {},
     notes: [],

@@ -7,7 +7,12 @@ import type { EngineState } from '../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../shared/schemas/briefing.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { settingsSchema, type Settings } from '../../shared/schemas/settings.ts'
-import type { Engine, EngineListener, SessionWithProject } from '../../electron/engine/index.ts'
+import {
+  emptyDiagnostics,
+  type Engine,
+  type EngineListener,
+  type SessionWithProject,
+} from '../../electron/engine/index.ts'
 import type { Pm } from '../../electron/engine/pm/index.ts'
 import type { PmRunResult } from '../../electron/engine/pm/invoke.ts'
 import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
@@ -48,14 +53,7 @@ export function fakeEngine(): FakeEngine {
     async listEvents(query) {
       return engine.events.filter((e) => !query.project || e.project === query.project)
     },
-    diagnostics: () => ({
-      corruptLines: {},
-      notes: [],
-      sourceErrors: [],
-      configErrors: [],
-      gitSpawns: 0,
-      durationMs: 0,
-    }),
+    diagnostics: emptyDiagnostics,
     emit(events, next = state) {
       state = next
       for (const listener of listeners) listener(events, state)
