@@ -50,6 +50,8 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
   if (token.length === 0) throw new Error('the token must not be empty')
   let port = opts.port
   const keepAliveMs = opts.keepAliveMs ?? 15_000
+  /** An event stream silent for two keep-alives: the client is gone. */
+  const streamIdleMs = keepAliveMs * 2 + 5_000
   const streams = createSseStreams({
     subscribe: (listener) => opts.hub.subscribe(listener),
     keepAliveMs,
@@ -75,8 +77,7 @@ export async function createNaviServer(opts: NaviServerOptions): Promise<NaviSer
     const method = req.method ?? 'GET'
     if (pathname === '/api/stream') {
       if (method !== 'GET') return sendText(res, 405, 'method not allowed')
-      // Silent for two keep-alives: the client is gone.
-      req.socket.setTimeout(keepAliveMs * 2 + 5_000)
+      req.socket.setTimeout(streamIdleMs)
       return streams.open(req, res, async () => initialPushes(opts.handlers))
     }
     if (pathname.startsWith(CALL_PREFIX)) {
