@@ -25,9 +25,28 @@ export const latestPlausibleMs = (now: number): number => now + CLOCK_SKEW_MS
  */
 export function asTimestamp(value: unknown, latestMs = Number.POSITIVE_INFINITY): string | null {
   if (typeof value !== 'string' || value.length > 64) return null
+  // Fast path for what the CLIs write (millions of lines): a canonical ISO time compares as a string.
+  if (value.length === 24 && CANONICAL_ISO.test(value)) {
+    return value >= EARLIEST_PLAUSIBLE_ISO && value <= isoOf(latestMs) ? value : null
+  }
   const ms = Date.parse(value)
   if (!Number.isFinite(ms) || ms < EARLIEST_PLAUSIBLE_MS || ms > latestMs) return null
   return new Date(ms).toISOString()
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.sssZ` with months, days and hours in range: sorts as it is timed. */
+const CANONICAL_ISO =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/
+const EARLIEST_PLAUSIBLE_ISO = new Date(EARLIEST_PLAUSIBLE_MS).toISOString()
+
+/** The ISO form of `ms`, remembered for the last value asked (the bound changes once a millisecond). */
+let lastBound = { ms: Number.NaN, iso: '' }
+function isoOf(ms: number): string {
+  if (ms === lastBound.ms) return lastBound.iso
+  // Beyond what a Date can hold (Infinity): every four-digit year sorts below it.
+  const iso = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : '~'
+  lastBound = { ms, iso }
+  return iso
 }
 
 /** Epoch milliseconds from a file, within the same bounds as `asTimestamp`; else null. */
