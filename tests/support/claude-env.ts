@@ -15,9 +15,12 @@ import { pinnedBinary, pinnedPackageVersion } from './hermetic-env.ts'
 
 export { hermeticBaseEnv } from './hermetic-env.ts'
 
-/** Absolute path of the repo's pinned `claude` binary; throws if `npm ci` has not been run. */
+/**
+ * Absolute path of the repo's pinned `claude` binary (throws if `npm ci` has not been run), or of the one
+ * `NAVI_TEST_CLAUDE_BIN` names: the same tests then run against another release (the newest, the oldest).
+ */
 export function claudeBinary(): string {
-  return pinnedBinary('claude', '@anthropic-ai/claude-code')
+  return process.env.NAVI_TEST_CLAUDE_BIN || pinnedBinary('claude', '@anthropic-ai/claude-code')
 }
 
 /** Version of the pinned CLI package, e.g. `2.1.197`. */
