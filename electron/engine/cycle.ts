@@ -209,8 +209,21 @@ async function commitCycle(
   return { logged: true, written, snapshots, unsaved }
 }
 
-function messageOf(error: unknown): string {
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/** Diagnostics before the first cycle. */
+export function emptyDiagnostics(): CycleDiagnostics {
+  return {
+    corruptLines: {},
+    notes: [],
+    sourceErrors: [],
+    configErrors: [],
+    gitSpawns: 0,
+    durationMs: 0,
+  }
 }
 
 async function snapshotGroup(

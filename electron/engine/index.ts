@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 /**
  * The engine: discovers sessions and projects, snapshots them, diffs snapshots into events and logs them.
  * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`.
@@ -12,9 +11,16 @@ import { createEventLog } from './adapters/event-log.ts'
 import { createSnapshotStore } from './adapters/snapshot-store.ts'
 import { filterEvents } from './core/event-line.ts'
 import { naviFiles, type EnginePaths } from './core/paths.ts'
-import { runCycle, type CycleDiagnostics, type SessionWithProject } from './cycle.ts'
+import {
+  emptyDiagnostics,
+  messageOf,
+  runCycle,
+  type CycleDiagnostics,
+  type SessionWithProject,
+} from './cycle.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker } from './repo-tracker.ts'
+import { isOwnWrite, noteChange, watchedDirs } from './watched-dirs.ts'
 import { createSessionSources, fullScan, type SessionSources, type SourceHints } from './sources.ts'
 
 export interface EngineOptions {
@@ -213,23 +219,6 @@ export function createEngine(opts: EngineOptions): Engine {
     return running
   }
 
-  /** Turns a watcher event into what the next cycle must re-read. */
-  const noteChange = (dir: string, file: string | null): void => {
-    const hints = pendingHints
-    const roots = [opts.paths.claudeConfigDir, opts.paths.codexHome, opts.paths.naviHome]
-    // A root changed (projects/ appeared with the first session), or a new folder (a new project's
-    // transcripts, a new day of rollouts): what was written before a watcher covered it is only found
-    // by listing everything.
-    const transcriptTree = dir === files.claudeProjects || dir === files.codexSessions
-    const newFolder = transcriptTree && file !== null && !/\.jsonl?$/.test(file)
-    if (file === null || roots.includes(dir) || newFolder) {
-      watchers?.ensure()
-      hints.full = true
-    } else if (dir === files.claudeTasks) hints.taskLists.add(file.split(/[\\/]/)[0] ?? file)
-    else if (dir === files.claudeProjects) hints.transcripts.add(join(dir, file))
-    else if (dir === files.codexSessions) hints.rollouts.add(join(dir, file))
-  }
-
   let lastCycleStart = Number.NEGATIVE_INFINITY
   const schedule = (): void => {
     if (stopped || debounce) return
@@ -256,23 +245,11 @@ export function createEngine(opts: EngineOptions): Engine {
       stopped = false
       const first = await run(true)
       if (watching) {
-        const roots = [opts.paths.claudeConfigDir, opts.paths.codexHome, opts.paths.naviHome]
-        watchers = createDirWatchers(
-          [
-            ...roots.map((path) => ({ path, recursive: false })),
-            { path: files.claudeProjects, recursive: true },
-            { path: files.claudeSessions, recursive: false },
-            { path: files.claudeTasks, recursive: true },
-            { path: files.hooksDir, recursive: false },
-            { path: files.codexSessions, recursive: true },
-          ],
-          (dir, file) => {
-            // Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake us; config.yaml must.
-            if (dir === opts.paths.naviHome && file !== 'config.yaml') return
-            noteChange(dir, file)
-            schedule()
-          },
-        )
+        watchers = createDirWatchers(watchedDirs(opts.paths), (dir, file) => {
+          if (isOwnWrite(opts.paths, dir, file)) return
+          if (noteChange(pendingHints, opts.paths, dir, file)) watchers?.ensure()
+          schedule()
+        })
         watchers.ensure()
         let known = new Set(sources.watchedPids())
         livenessTimer = setInterval(() => {
@@ -319,20 +296,5 @@ export function createEngine(opts: EngineOptions): Engine {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-/** Diagnostics before the first cycle. */
-export function emptyDiagnostics(): CycleDiagnostics {
-  return {
-    corruptLines: {},
-    notes: [],
-    sourceErrors: [],
-    configErrors: [],
-    gitSpawns: 0,
-    durationMs: 0,
-  }
-}
-
+export { emptyDiagnostics } from './cycle.ts'
 export type { CycleDiagnostics, SessionWithProject } from './cycle.ts'

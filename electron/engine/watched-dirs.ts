@@ -1,0 +1,54 @@
+/**
+ * What the engine's directory watchers watch, and what a change they report means for the next cycle.
+ * Pure: paths in, a watch list or an updated set of hints out.
+ */
+import { join } from 'node:path'
+import { naviFiles, type EnginePaths } from './core/paths.ts'
+import type { SourceHints } from './sources.ts'
+
+/** The three roots (for folders that appear later), and the folders sessions are written to. */
+export function watchedDirs(paths: EnginePaths): { path: string; recursive: boolean }[] {
+  const files = naviFiles(paths)
+  return [
+    ...roots(paths).map((path) => ({ path, recursive: false })),
+    { path: files.claudeProjects, recursive: true },
+    { path: files.claudeSessions, recursive: false },
+    { path: files.claudeTasks, recursive: true },
+    { path: files.hooksDir, recursive: false },
+    { path: files.codexSessions, recursive: true },
+  ]
+}
+
+/** Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake the engine; config.yaml must. */
+export function isOwnWrite(paths: EnginePaths, dir: string, file: string | null): boolean {
+  return dir === paths.naviHome && file !== 'config.yaml'
+}
+
+/**
+ * Records in `hints` what the next cycle must re-read after a change in `dir` (`file`, when the watcher
+ * named one). Returns true when everything must be listed again, and the watchers topped up: a root
+ * changed (projects/ appeared with the first session), or a new folder (a new project's transcripts, a new
+ * day of rollouts), whose files written before a watcher covered them are only found by listing.
+ */
+export function noteChange(
+  hints: SourceHints,
+  paths: EnginePaths,
+  dir: string,
+  file: string | null,
+): boolean {
+  const files = naviFiles(paths)
+  const transcriptTree = dir === files.claudeProjects || dir === files.codexSessions
+  const newFolder = transcriptTree && file !== null && !/\.jsonl?$/.test(file)
+  if (file === null || roots(paths).includes(dir) || newFolder) {
+    hints.full = true
+    return true
+  }
+  if (dir === files.claudeTasks) hints.taskLists.add(file.split(/[\\/]/)[0] ?? file)
+  else if (dir === files.claudeProjects) hints.transcripts.add(join(dir, file))
+  else if (dir === files.codexSessions) hints.rollouts.add(join(dir, file))
+  return false
+}
+
+function roots(paths: EnginePaths): string[] {
+  return [paths.claudeConfigDir, paths.codexHome, paths.naviHome]
+}

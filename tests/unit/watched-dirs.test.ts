@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { fullScan } from '../../electron/engine/sources.ts'
+import { isOwnWrite, noteChange, watchedDirs } from '../../electron/engine/watched-dirs.ts'
+
+const paths = { naviHome: '/n', claudeConfigDir: '/c', codexHome: '/x' }
+const none = () => ({ ...fullScan(), full: false })
+
+describe('noteChange', () => {
+  it.each([
+    [
+      'a transcript line appended',
+      '/c/projects',
+      'p/s.jsonl',
+      { transcripts: ['/c/projects/p/s.jsonl'] },
+    ],
+    ['a task file of a list', '/c/tasks', 'list-1/3.json', { taskLists: ['list-1'] }],
+    [
+      'a rollout',
+      '/x/sessions',
+      '2026/11/24/rollout-a.jsonl',
+      { rollouts: ['/x/sessions/2026/11/24/rollout-a.jsonl'] },
+    ],
+    ['a new project folder', '/c/projects', 'new-project', { full: true }],
+    ['a root', '/c', 'projects', { full: true }],
+    ['an event that names no file', '/c/sessions', null, { full: true }],
+  ] as const)('%s', (_name, dir, file, expected) => {
+    const hints = none()
+    const full = noteChange(hints, paths, dir, file)
+    expect(full).toBe('full' in expected)
+    expect(hints.full).toBe('full' in expected)
+    expect([...hints.transcripts]).toEqual('transcripts' in expected ? expected.transcripts : [])
+    expect([...hints.taskLists]).toEqual('taskLists' in expected ? expected.taskLists : [])
+    expect([...hints.rollouts]).toEqual('rollouts' in expected ? expected.rollouts : [])
+  })
+})
+
+describe('the watch list', () => {
+  it('covers the roots and the session folders; Navi’s own writes wake nothing but config.yaml', () => {
+    expect(watchedDirs(paths).map((d) => d.path)).toEqual([
+      '/c',
+      '/x',
+      '/n',
+      '/c/projects',
+      '/c/sessions',
+      '/c/tasks',
+      '/n/hooks',
+      '/x/sessions',
+    ])
+    expect(isOwnWrite(paths, '/n', 'events.jsonl.lock')).toBe(true)
+    expect(isOwnWrite(paths, '/n', 'config.yaml')).toBe(false)
+    expect(isOwnWrite(paths, '/n/hooks', 'events.jsonl')).toBe(false)
+  })
+})
