@@ -2,16 +2,15 @@
  * `$NAVI_HOME/pm/events.jsonl`: append-only, one event a line, rolling 24 h.
  *
  * Several engines (the tray app, `navi watch`) may share the file, so every write happens under a
- * cross-process lock (proper-lockfile, a `<file>.lock` directory). Under that lock an appender first
+ * cross-process lock (file-lock.ts: proper-lockfile, a `<file>.lock` directory). Under that lock an appender first
  * reads what others appended since its last known byte offset, so its id set is current, then appends
  * only ids never logged: a restart or a second process never duplicates an event. Pruning rewrites the
  * file atomically under the same lock, so an append waiting for the lock lands in the new file and
  * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped.
  */
 import type { Stats } from 'node:fs'
-import { lstat, mkdir, rm, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
-import lockfile from 'proper-lockfile'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import {
   EVENT_MAX_AGE_MS,
@@ -20,14 +19,15 @@ import {
   serializeEvent,
   splitLogLines,
 } from '../core/event-line.ts'
+import { withFileLock } from './file-lock.ts'
 import {
   isMissingFileError,
-  openRegularFile,
   openRegularForAppend,
+  readRegularRange,
   readRegularText,
   UnreadableFileError,
 } from './safe-read.ts'
-import { writeFileSafely } from './safe-write.ts'
+import { appendDurably, writeFileSafely } from './safe-write.ts'
 
 /**
  * A day of events is a few MB (1,000 events an hour is about 7 MB); a log larger than this is not read
@@ -113,35 +113,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     return run
   }
 
-  const lockPath = `${file}.lock`
-  const withLock = async <T>(task: () => Promise<T>): Promise<T> => {
-    await mkdir(dirname(file), { recursive: true })
-    await (await openRegularForAppend(file)).close()
-    await removeImpossibleLock(lockPath, stale)
-    let release: () => Promise<void>
-    try {
-      release = await lockfile.lock(file, {
-        stale,
-        realpath: false,
-        // About 5 s in all: a live writer holds the lock for milliseconds. Longer means a stuck or
-        // foreign lock, which is reported (and the events retried) rather than waited on.
-        retries: { retries: 60, minTimeout: 5, maxTimeout: 100, factor: 1.3, randomize: true },
-        // The default throws from a timer and kills the process; losing the lock mid-append is survivable.
-        onCompromised: () => undefined,
-      })
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error
-      throw new Error(
-        `${file} is locked by another process (${lockPath}); the events are kept and written when it is ` +
-          `free. If no other Navi is running, remove ${lockPath}.`,
-      )
-    }
-    try {
-      return await task()
-    } finally {
-      await release().catch(() => undefined)
-    }
-  }
+  const withLock = <T>(task: () => Promise<T>): Promise<T> => withFileLock(file, stale, task)
 
   /** Fold in the lines appended (by anyone) since `offset`. Call under the lock. */
   const refresh = async (): Promise<{ size: number; partialTail: boolean }> => {
@@ -161,10 +133,10 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     // Read from one byte before the offset: it must be the newline ending the last line we folded in,
     // otherwise the file is not the one we knew (e.g. replaced twice, reusing an inode) and we start over.
     const from = Math.max(0, offset - 1)
-    let bytes = await readRange(file, from, st.size)
+    let bytes = await readRegularRange(file, from, st.size)
     if (offset > 0 && bytes[0] !== 0x0a) {
       offset = 0
-      bytes = await readRange(file, 0, st.size)
+      bytes = await readRegularRange(file, 0, st.size)
     } else if (offset > 0) {
       bytes = bytes.subarray(1)
     }
@@ -297,20 +269,6 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   }
 }
 
-/**
- * A lock no live writer could hold is removed before locking, or every writer would wait on it for
- * ever: one that is not a directory (proper-lockfile's locks are directories), or one dated further in
- * the future than the stale window (a live holder refreshes its lock's mtime to its own "now" every few
- * seconds, so only a clock jump or a hand leaves that).
- */
-async function removeImpossibleLock(lockPath: string, staleMs: number): Promise<void> {
-  const lock = await lstat(lockPath).catch(() => null)
-  // The file system's clock, not the log's injectable one: mtimes are real times.
-  if (lock && (!lock.isDirectory() || lock.mtimeMs > Date.now() + staleMs)) {
-    await rm(lockPath, { recursive: true, force: true })
-  }
-}
-
 /** `error` with the log's path in its message when it does not name it yet (a full disk, a FIFO…). */
 function namingFile(file: string, error: unknown): unknown {
   if (!(error instanceof Error) || error.message.includes(file)) return error
@@ -324,37 +282,4 @@ function identityOf(st: Stats): string {
 
 function toMs(time: Date | number): number {
   return typeof time === 'number' ? time : time.getTime()
-}
-
-async function readRange(file: string, from: number, to: number): Promise<Buffer> {
-  if (to <= from) return Buffer.alloc(0)
-  const handle = await openRegularFile(file)
-  try {
-    const buffer = Buffer.alloc(to - from)
-    let read = 0
-    while (read < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, from + read)
-      if (bytesRead === 0) break
-      read += bytesRead
-    }
-    return buffer.subarray(0, read)
-  } finally {
-    await handle.close()
-  }
-}
-
-/** One O_APPEND write of the whole buffer, flushed to disk; resolves with the bytes written. */
-async function appendDurably(file: string, data: Buffer): Promise<number> {
-  const handle = await openRegularForAppend(file)
-  try {
-    let written = 0
-    while (written < data.length) {
-      const { bytesWritten } = await handle.write(data, written, data.length - written)
-      written += bytesWritten
-    }
-    await handle.datasync()
-    return written
-  } finally {
-    await handle.close()
-  }
 }

@@ -171,3 +171,21 @@ export async function openRegularForAppend(path: string, mode = 0o600): Promise<
 
 /** The PM's own files (briefing cache, notes, usage log, output schema). @default 16 MiB */
 export const PM_FILE_MAX_BYTES = 16 * 1024 * 1024
+
+/** Bytes `from` to `to` of a regular file (fewer when it is shorter). */
+export async function readRegularRange(path: string, from: number, to: number): Promise<Buffer> {
+  if (to <= from) return Buffer.alloc(0)
+  const handle = await openRegularFile(path)
+  try {
+    const buffer = Buffer.alloc(to - from)
+    let read = 0
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, from + read)
+      if (bytesRead === 0) break
+      read += bytesRead
+    }
+    return buffer.subarray(0, read)
+  } finally {
+    await handle.close()
+  }
+}

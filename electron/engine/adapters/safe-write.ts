@@ -7,7 +7,12 @@
  */
 import { stat } from 'node:fs/promises'
 import writeFileAtomic from 'write-file-atomic'
-import { entryKindName, isMissingFileError, UnreadableFileError } from './safe-read.ts'
+import {
+  entryKindName,
+  isMissingFileError,
+  openRegularForAppend,
+  UnreadableFileError,
+} from './safe-read.ts'
 
 export type SafeWriteOptions = writeFileAtomic.Options
 
@@ -28,4 +33,20 @@ export async function writeFileSafely(
     )
   }
   await writeFileAtomic(path, data, options)
+}
+
+/** One O_APPEND write of the whole buffer to a regular file, flushed to disk; resolves with the bytes written. */
+export async function appendDurably(path: string, data: Buffer): Promise<number> {
+  const handle = await openRegularForAppend(path)
+  try {
+    let written = 0
+    while (written < data.length) {
+      const { bytesWritten } = await handle.write(data, written, data.length - written)
+      written += bytesWritten
+    }
+    await handle.datasync()
+    return written
+  } finally {
+    await handle.close()
+  }
 }
