@@ -8,7 +8,7 @@
  *
  * `node bin/run-ts.mjs bench/bad-inputs.ts [--jobs N]` — writes bench/results/bad-inputs.json.
  */
-import { mapLimit } from '../electron/engine/core/map-limit.ts'
+import { mapLimit } from '../electron/engine/core/concurrency.ts'
 import { buildRunner, runCase, type CaseResult } from '../tests/support/bad-inputs/harness.ts'
 import { createHealthyBase } from '../tests/support/bad-inputs/healthy.ts'
 import { BAD_INPUTS, type BadInput } from '../tests/support/bad-inputs/table.ts'

@@ -14,7 +14,7 @@ import { createIgnoreMatcher } from './core/config.ts'
 import { diffSnapshots } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
-import { mapLimit } from './core/map-limit.ts'
+import { mapLimit } from './core/concurrency.ts'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
 

@@ -6,7 +6,7 @@ import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { ClaudeTaskListRecord } from '../core/records.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
 import { asCappedString } from '../core/json-narrow.ts'
-import { mapLimit } from '../core/map-limit.ts'
+import { mapLimit } from '../core/concurrency.ts'
 import { openRegularFile, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 
 /** Task files read at once: a list can hold thousands. */

@@ -57,6 +57,25 @@ export function hardeningArgs(): string[] {
   return GIT_HARDENING_CONFIG.flatMap((setting) => ['-c', setting])
 }
 
+/**
+ * `-c` arguments that switch off the filter drivers named in `git config --name-only --null` output
+ * (`filter.<driver>.<key>` names): their clean, smudge and process commands become empty.
+ */
+export function filterOverrideArgs(configNames: string): string[] {
+  const drivers = new Set(
+    configNames
+      .split('\0')
+      .map((name) => /^filter\.(.+)\.[^.]+$/s.exec(name.trim())?.[1])
+      .filter((driver): driver is string => driver !== undefined),
+  )
+  return [...drivers].flatMap((driver) =>
+    ['clean=', 'smudge=', 'process=', 'required=false'].flatMap((setting) => [
+      '-c',
+      `filter.${driver}.${setting}`,
+    ]),
+  )
+}
+
 /** `GIT_HARDENING_CONFIG` as environment (`GIT_CONFIG_COUNT`…), for tools that run git themselves (gh). */
 export function hardeningEnv(): Record<string, string> {
   const env: Record<string, string> = { GIT_CONFIG_COUNT: String(GIT_HARDENING_CONFIG.length) }

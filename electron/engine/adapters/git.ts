@@ -14,8 +14,10 @@ import {
   planNewCommitsQuery,
   toCommits,
 } from '../core/git-parse.ts'
+import { createLimiter } from '../core/concurrency.ts'
 import { findRepoRoot, refusedRepos, type RepoLocation } from './git-repo-root.ts'
 import {
+  filterOverrideArgs,
   findForeignPath,
   GIT_HARDENING_CONFIG,
   gitEnvironment,
@@ -148,21 +150,7 @@ export function createGitReader(options: GitReaderOptions = {}): GitReader {
     } catch {
       // Exit 1: no filter configured.
     }
-    const drivers = new Set(
-      names
-        .split('\0')
-        .map((name) => /^filter\.(.+)\.[^.]+$/s.exec(name)?.[1])
-        .filter((driver): driver is string => driver !== undefined),
-    )
-    extraConfig.set(
-      repoRoot,
-      [...drivers].flatMap((driver) =>
-        ['clean=', 'smudge=', 'process=', 'required=false'].flatMap((setting) => [
-          '-c',
-          `filter.${driver}.${setting}`,
-        ]),
-      ),
-    )
+    extraConfig.set(repoRoot, filterOverrideArgs(names))
   }
 
   async function readWorktrees(repoRoot: string): Promise<Worktree[] | null> {
@@ -301,24 +289,6 @@ export function errorState(error: string): GitState {
     recent_commits: [],
     pr: { state: 'unknown' },
     error,
-  }
-}
-
-/** Runs at most `max` tasks at once, the rest in call order. */
-function createLimiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0
-  const waiting: (() => void)[] = []
-  return async (task) => {
-    // A finishing task hands its slot straight to the next waiter, so `active` never exceeds `max`.
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve))
-    else active++
-    try {
-      return await task()
-    } finally {
-      const next = waiting.shift()
-      if (next) next()
-      else active--
-    }
   }
 }
 

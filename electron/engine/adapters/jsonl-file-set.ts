@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
-import { mapLimit } from '../core/map-limit.ts'
+import { mapLimit } from '../core/concurrency.ts'
 
 /** How one kind of JSONL file is folded into a summary. */
 export interface JsonlFolder<S extends { corruptLines: number }> {
