@@ -7,8 +7,8 @@ import { parseProcStartTime } from '../core/proc-stat.ts'
 import type { LiveSessionRecord } from '../core/records.ts'
 import { isPidAlive } from './process.ts'
 import { readErrorText, readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
-import { parseJsonAs } from '../core/parse-json.ts'
 import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
+import { parseJson } from '../core/parse-json.ts'
 
 export interface LiveSessionDeps {
   /** Whether a process with this pid exists. Default: `process.kill(pid, 0)`, EPERM counting as alive. */
@@ -100,7 +100,9 @@ export async function readLiveSessions(
       }
       continue
     }
-    const data = parseJsonAs(liveSessionFileSchema, text)
+    const raw = parseJson(text)
+    const parsed = liveSessionFileSchema.safeParse(raw)
+    const data = parsed.success ? parsed.data : null
     if (!data) {
       result.corrupt++
       result.notes.push(`${file}: not a live-session file (no pid or sessionId); skipped`)
@@ -123,7 +125,7 @@ export async function readLiveSessions(
       alive: isSessionProcessAlive(data.pid, procStart, deps),
       file,
     })
-    const ignored = ignoredFields(text, result.records.at(-1))
+    const ignored = ignoredFields(raw, result.records.at(-1))
     if (ignored.length > 0)
       result.notes.push(`${file}: ignored ${ignored.join(', ')} (not valid values)`)
   }
@@ -131,15 +133,8 @@ export async function readLiveSessions(
 }
 
 /** The optional fields a file set that did not survive validation (a number that is no time, …). */
-function ignoredFields(text: string, record: LiveSessionRecord | undefined): string[] {
-  if (!record) return []
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    return []
-  }
-  if (raw === null || typeof raw !== 'object') return []
+function ignoredFields(raw: unknown, record: LiveSessionRecord | undefined): string[] {
+  if (!record || raw === null || typeof raw !== 'object') return []
   const given = raw as Record<string, unknown>
   const kept: Record<string, unknown> = {
     cwd: record.cwd,

@@ -34,7 +34,7 @@ import { appendDurably, writeFileSafely } from './safe-write.ts'
  * (it would cost its size in memory) and nothing is appended to it: the engine reports it and keeps the
  * events until it is moved aside. @default 64 MiB
  */
-export const LOG_MAX_BYTES = 64 * 1024 * 1024
+const LOG_MAX_BYTES = 64 * 1024 * 1024
 
 /** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
 export type EventLogClock = () => number | Date

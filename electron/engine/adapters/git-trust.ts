@@ -53,7 +53,7 @@ export const HARDENING_UNSAFE_OPTIONS = {
 } as const
 
 /** `GIT_HARDENING_CONFIG` as command-line arguments (`-c k=v …`), for git spawned outside simple-git. */
-export function hardeningArgs(): string[] {
+function hardeningArgs(): string[] {
   return GIT_HARDENING_CONFIG.flatMap((setting) => ['-c', setting])
 }
 

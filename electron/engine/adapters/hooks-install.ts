@@ -90,8 +90,8 @@ export interface HooksStatus {
  * packaged app (`<resources>/hooks/`, electron-builder's extraResources). Never the working directory: a
  * command run from elsewhere must find the same file.
  */
-export function defaultHandlerSource(from = import.meta.url): string {
-  const here = dirname(fileURLToPath(from))
+function defaultHandlerSource(): string {
+  const here = dirname(fileURLToPath(import.meta.url))
   const candidates: string[] = []
   for (let dir = here, up = 0; up < 6; up++, dir = dirname(dir)) {
     candidates.push(join(dir, 'resources', 'hooks', 'navi-hook.mjs'))

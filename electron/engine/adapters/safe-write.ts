@@ -14,7 +14,7 @@ import {
   UnreadableFileError,
 } from './safe-read.ts'
 
-export type SafeWriteOptions = writeFileAtomic.Options
+type SafeWriteOptions = writeFileAtomic.Options
 
 export async function writeFileSafely(
   path: string,

@@ -14,7 +14,7 @@ export const asCount = (value: unknown): number =>
 /** Times read from files before this are bad values (no agent CLI wrote them). */
 export const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1)
 /** How far ahead of the reader's clock a time read from a file may be (another machine's clock). */
-export const CLOCK_SKEW_MS = 24 * 60 * 60_000
+const CLOCK_SKEW_MS = 24 * 60 * 60_000
 
 /** The latest believable time for a value read at `now`. */
 export const latestPlausibleMs = (now: number): number => now + CLOCK_SKEW_MS
@@ -59,7 +59,7 @@ export function asEpochMs(
 }
 
 /** More tokens than any model's context in one response: a count above this is a bad value. */
-export const MAX_TOKENS_PER_RESPONSE = 1_000_000_000
+const MAX_TOKENS_PER_RESPONSE = 1_000_000_000
 
 /** A token count: a non-negative integer up to `MAX_TOKENS_PER_RESPONSE`, anything else 0. */
 export const asTokenCount = (value: unknown): number =>

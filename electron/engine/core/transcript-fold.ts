@@ -25,7 +25,7 @@ const INTERRUPTED_PREFIX = '[Request interrupted by user'
 const COMMAND_PREFIXES = ['<command-', '<local-command', '<bash-']
 const LOCAL_COMMAND_OUTPUT_PREFIXES = ['<local-command-stdout', '<local-command-stderr']
 /** What a summary keeps of a prompt or a title: enough to recognise it, never a 100 MB paste. */
-export const LAST_PROMPT_MAX = 2000
+const LAST_PROMPT_MAX = 2000
 const TITLE_MAX = 200
 const PATH_MAX = 4096
 const SHORT_MAX = 256
