@@ -81,6 +81,10 @@ export function describeEvent(e: EngineEvent): string {
       return `task done: ${clip(str('task_title'), 60)}`
     case 'pbi_completed':
       return `all tasks done: ${clip(str('title'), 60)}`
+    case 'turn_completed':
+      return `${clip(str('name'), 24)} finished a turn${str('prompt') ? `: ${clip(str('prompt'), 60)}` : ''}`
+    case 'permission_denied':
+      return `${clip(str('name'), 24)}: ${str('tool') || 'a tool call'} denied${str('reason') ? ` (${clip(str('reason'), 60)})` : ''}`
     case 'session_started':
       return `${str('agent')} session ${clip(str('name'), 30)} started`
     case 'session_ended':

@@ -3,6 +3,7 @@
  * and the others still count.
  */
 import { existsSync } from 'node:fs'
+import { resolve, sep } from 'node:path'
 import type { Session } from '../../shared/schemas/session.ts'
 import { readLiveSessions } from './adapters/claude-live-sessions.ts'
 import { readClaudeTaskLists } from './adapters/claude-tasks.ts'
@@ -20,6 +21,7 @@ import type {
   TranscriptSummary,
 } from './core/records.ts'
 import { assembleClaudeSessions, assembleCodexSession } from './core/sessions.ts'
+import { duplicateTranscriptNotes, type SideTranscript } from './core/side-transcripts.ts'
 
 export interface SourceCounts {
   corruptLines: Record<string, number>
@@ -94,8 +96,10 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
       }
 
       const [scan, live, lists, hookStates, rollouts] = await Promise.all([
-        guard('claude transcripts', { ...emptyScan<TranscriptSummary>() }, () =>
-          transcripts.scan(changed(hints.transcripts)),
+        guard(
+          'claude transcripts',
+          { ...emptyScan<TranscriptSummary>(), sideTranscripts: [] as SideTranscript[] },
+          () => transcripts.scan(changed(hints.transcripts)),
         ),
         guard(
           'claude live sessions',
@@ -120,7 +124,8 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         ...rollouts.errors,
       )
       // Running totals per file (kept in the persisted index), not only what this process read.
-      corruptLines['claude transcripts'] = sum(scan.summaries.map((t) => t.corruptLines))
+      const allTranscripts = [...scan.summaries, ...scan.sideTranscripts.map((t) => t.summary)]
+      corruptLines['claude transcripts'] = sum(allTranscripts.map((t) => t.corruptLines))
       corruptLines['claude live sessions'] = live.corrupt
       corruptLines['claude tasks'] = lists.corrupt
       corruptLines['hooks'] = hookStates.corrupt
@@ -138,6 +143,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
 
       const claude = assembleClaudeSessions({
         transcripts: scan.summaries,
+        sideTranscripts: scan.sideTranscripts,
         live: live.records,
         hooks: hookStates.states,
         taskLists: lists.lists,
@@ -151,13 +157,16 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         .filter((s): s is Session => s !== null)
       const notes = [
         ...live.notes,
-        ...damagedFiles(scan.summaries),
+        ...damagedFiles(allTranscripts),
+        ...duplicateTranscriptNotes(scan.summaries),
         ...damagedFiles(rollouts.summaries),
         ...(hookStates.corrupt > 0
           ? [`${hooks.path}: ${hookStates.corrupt} line(s) skipped (not hook lines)`]
           : []),
       ]
-      return { sessions: [...claude, ...codexSessions], counts: { corruptLines, errors, notes } }
+      // Navi's own PM runs are Claude sessions too; they are counted in `navi usage`, not shown as work.
+      const sessions = [...claude, ...codexSessions].filter((s) => !isUnder(s.cwd, paths.naviHome))
+      return { sessions, counts: { corruptLines, errors, notes } }
     },
     watchedPids: () => pids,
     flush: async () => {
@@ -173,6 +182,12 @@ function emptyScan<T>(): {
   bytesRead: number
 } {
   return { summaries: [], errors: [], corruptLines: 0, bytesRead: 0 }
+}
+
+/** `dir` is `root` or inside it (both absolute; no symlink resolution: Navi starts its PM runs there). */
+function isUnder(dir: string, root: string): boolean {
+  const base = resolve(root)
+  return dir === base || dir.startsWith(base.endsWith(sep) ? base : `${base}${sep}`)
 }
 
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0)

@@ -10,6 +10,8 @@ export const eventTypeSchema = z.enum([
   'session_ended',
   'session_status_change',
   'pr_created',
+  'turn_completed',
+  'permission_denied',
 ])
 export type EventType = z.infer<typeof eventTypeSchema>
 

@@ -60,6 +60,26 @@ export const tokenUsageSchema = z.object({
 })
 export type TokenUsage = z.infer<typeof tokenUsageSchema>
 
+/** A finished turn: the prompt it answered and an excerpt of the agent's final reply (untrusted text). */
+export const turnSummarySchema = z.object({
+  /** Null when a background task's notification started the turn, not the user. */
+  prompt: z.string().nullable(),
+  started_at: z.string(),
+  ended_at: z.string(),
+  duration_ms: z.number().nullable(),
+  reply: z.string().nullable(),
+})
+export type TurnSummary = z.infer<typeof turnSummarySchema>
+
+/** A tool call refused without asking the user (auto mode's classifier, dontAsk), from the hooks. */
+export const permissionDenialSchema = z.object({
+  tool: z.string().nullable(),
+  detail: z.string().nullable(),
+  reason: z.string().nullable(),
+  at: z.string(),
+})
+export type PermissionDenialInfo = z.infer<typeof permissionDenialSchema>
+
 export const sessionSchema = z.object({
   id: z.string(),
   agent: agentKindSchema,
@@ -78,10 +98,18 @@ export const sessionSchema = z.object({
   status_source: z.enum(['hooks', 'live', 'transcript', 'rollout', 'none']),
   started_at: z.string().nullable(),
   last_activity: z.string().nullable(),
+  /** Everything the session spent: its main thread and its sub-agents. */
   tokens: tokenUsageSchema,
+  /** The part of `tokens` its sub-agents spent (their own transcript files). */
+  subagent_tokens: tokenUsageSchema,
   last_prompt: z.string().nullable(),
   subagents: z.number().int(),
+  /** Prompts the user sent. */
   turns: z.number().int(),
+  /** Turns that finished, and the last of them. */
+  turns_completed: z.number().int(),
+  last_turn: turnSummarySchema.nullable(),
+  last_denial: permissionDenialSchema.nullable(),
   pid: z.number().int().nullable(),
   /** tmux pane id (`%3`) and the server socket it lives on, for "go to session". */
   tmux_pane: z.string().nullable(),

@@ -17,6 +17,9 @@ import {
   runClaudePrint,
   startClaudeInTmux,
   transcriptPath,
+  TASK_TOOLS_ON,
+  TUI_READY,
+  claudeIsAtLeast,
 } from '../support/claude-driver.ts'
 import {
   httpError,
@@ -71,7 +74,7 @@ const liveSessionSchema = z.object({
 })
 
 /** A git project with one commit on `main`, a scripted API and a fresh config dir; all removed after the test. */
-async function setUp(maxRetries?: number) {
+async function setUp(maxRetries?: number, extraEnv?: Record<string, string>) {
   const project = realpathSync(await mkdtemp(join(tmpdir(), 'navi-harness-proj-')))
   const git = (...args: string[]) =>
     execa('git', ['-c', 'user.name=Navi Test', '-c', 'user.email=navi@test.invalid', ...args], {
@@ -82,7 +85,12 @@ async function setUp(maxRetries?: number) {
   await git('add', 'README.md')
   await git('commit', '-q', '-m', 'initial')
   const api = await startScriptedApi()
-  const env = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [project], maxRetries })
+  const env = await createClaudeEnv({
+    apiUrl: api.url,
+    trustedDirs: [project],
+    maxRetries,
+    ...(extraEnv ? { extraEnv } : {}),
+  })
   onTestFinished(async () => {
     await api.close()
     await disposeClaudeEnv(env)
@@ -132,13 +140,12 @@ describe('claude harness (real CLI against the scripted API)', () => {
     expect(toolUseBlocks).toHaveLength(1)
     expect(toolUseBlocks[0]?.input).toEqual({ file_path: notes, content: '# Notes\nline1\n' })
     expect(lines.some((l) => l.success && l.data.gitBranch === 'main')).toBe(true)
-    // The tool-less title side request was answered with the fake's fixed title.
-    expect(
-      lines.some(
-        (l) =>
-          l.success && l.data.type === 'ai-title' && l.data.aiTitle === 'Scripted session title',
-      ),
-    ).toBe(true)
+    // Up to 2.1.197 a print run asks a tool-less side request for a title (answered with the fake's
+    // fixed one) and writes it as `ai-title`; 2.1.330 writes no title for print runs.
+    const titles = lines.flatMap((l) =>
+      l.success && l.data.type === 'ai-title' ? [l.data.aiTitle] : [],
+    )
+    expect(titles).toEqual(claudeIsAtLeast('2.1.330') ? [] : ['Scripted session title'])
 
     const writeResult = api.toolResults().find((r) => r.tool_use_id === toolUseBlocks[0]?.id)
     expect(writeResult?.is_error).not.toBe(true)
@@ -147,8 +154,8 @@ describe('claude harness (real CLI against the scripted API)', () => {
     expect(api.exhaustedCount).toBe(0)
   })
 
-  it('TaskCreate x2 then TaskUpdate(completed) writes task files under tasks/<session id>/', async () => {
-    const { api, env, project } = await setUp()
+  it('with the task tools on, TaskCreate x2 then TaskUpdate(completed) writes task files under tasks/<session id>/', async () => {
+    const { api, env, project } = await setUp(undefined, TASK_TOOLS_ON)
     api.enqueue(
       toolUses([
         {
@@ -266,9 +273,12 @@ describe('claude harness (real CLI against the scripted API)', () => {
         cwd: project,
         env,
         sessionName: `perm-${String(Date.now())}`,
+        // The classic permission dialog: 2.1.330 starts in auto mode, whose gateway dialog differs
+        // (engine-permission.test.ts runs both).
+        args: ['--permission-mode', 'default'],
       })
       try {
-        await tui.waitForScreen(/\? for shortcuts/, 20_000)
+        await tui.waitForScreen(TUI_READY, 20_000)
         const pid = await tui.claudePid()
 
         await tui.send('please create the marker file')

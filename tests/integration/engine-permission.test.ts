@@ -1,7 +1,10 @@
 /**
  * Acceptance: an interactive `claude` in tmux hits a permission prompt (a scripted Bash call outside the
- * project). Navi shows `needs_permission` with the message — from the live-session file without hooks, from
- * its hooks when installed — records the tmux pane, and shows `ended` once the pane is killed.
+ * project). Navi shows `needs_permission` with one reason naming the tool and its command — from the
+ * live-session file without hooks, from its hooks when installed — records the tmux pane, and shows `ended`
+ * once the pane is killed. Both in the CLI's default permission mode (auto since 2.1.330: behind a gateway
+ * it opens its "Auto mode can't check actions" dialog, the live file says `dialog open` and the hooks
+ * `agent_needs_input`) and in the classic `--permission-mode default` (the "Do you want to proceed?" dialog).
  */
 import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -15,6 +18,7 @@ import {
   killTmuxServer,
   startClaudeInTmux,
   tmux,
+  TUI_READY,
 } from '../support/claude-driver.ts'
 import { createNaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
@@ -24,7 +28,9 @@ import { waitUntil } from '../support/wait.ts'
 const tmuxMissing = !hasTmux()
 afterAll(() => killTmuxServer())
 
-async function scenario(withHooks: boolean) {
+type Mode = 'users-default' | 'manual'
+
+async function scenario(withHooks: boolean, mode: Mode) {
   const repo = await createRepoFixture({ prefix: 'perm-' })
   const api = await startScriptedApi()
   const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
@@ -38,12 +44,14 @@ async function scenario(withHooks: boolean) {
   // The hook handler reads NAVI_HOME from its environment first; a user's would be unset.
   claudeEnv.NAVI_HOME = naviEnv.NAVI_HOME
   const engine = createEngine({ paths, watch: false })
-  const outside = `/tmp/navi-perm-${process.pid}-${withHooks ? 'hooks' : 'plain'}`
+  const label = `${withHooks ? 'hooks' : 'plain'}-${mode}`
+  const outside = `/tmp/navi-perm-${process.pid}-${label}`
   api.enqueue(toolUse('Bash', { command: `touch ${outside}`, description: 'Create a marker file' }))
   const session = await startClaudeInTmux({
     cwd: repo.dir,
     env: claudeEnv,
-    sessionName: `perm-${withHooks ? 'hooks' : 'plain'}`,
+    sessionName: `perm-${label}`,
+    ...(mode === 'manual' ? { args: ['--permission-mode', 'default'] } : {}),
   })
   const cleanup = async () => {
     await session.kill()
@@ -53,7 +61,7 @@ async function scenario(withHooks: boolean) {
     await repo.cleanup()
     await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
   }
-  return { repo, engine, session, cleanup }
+  return { repo, engine, session, cleanup, outside }
 }
 
 async function sessionOf(
@@ -67,13 +75,16 @@ async function sessionOf(
 describe.skipIf(tmuxMissing)(
   'permission prompts in tmux (needs tmux; skipped where it is not installed)',
   () => {
-    for (const withHooks of [false, true]) {
-      it(`shows needs_permission with its message ${withHooks ? 'from hooks' : 'without hooks'}, then ended when the pane is killed`, async () => {
-        const { repo, engine, session, cleanup } = await scenario(withHooks)
+    const cases = [false, true].flatMap((withHooks) =>
+      (['users-default', 'manual'] as const).map((mode) => ({ withHooks, mode })),
+    )
+    for (const { withHooks, mode } of cases) {
+      it(`${mode === 'manual' ? '--permission-mode default' : "the CLI's default (auto) mode"}: needs_permission with one reason ${withHooks ? 'from hooks' : 'without hooks'}, then ended when the pane is killed`, async () => {
+        const { repo, engine, session, cleanup, outside } = await scenario(withHooks, mode)
         try {
-          await session.waitForScreen(/\? for shortcuts/, 20_000)
+          await session.waitForScreen(TUI_READY, 20_000)
           await session.send('please create the marker file')
-          await session.waitForScreen(/Do you want to proceed\?/, 20_000)
+          await session.waitForScreen(/Do you want to proceed\?|Auto mode can't check/, 20_000)
 
           const waiting = await waitUntil(
             async () => {
@@ -86,9 +97,9 @@ describe.skipIf(tmuxMissing)(
             'the session to need permission',
             250,
           )
-          expect(waiting.status_reason).toBeTruthy()
-          if (withHooks) expect(waiting.status_reason).toMatch(/Bash/)
-          else expect(waiting.status_reason).toMatch(/permission prompt/)
+          // One reason whichever source decided: the tool and its command.
+          expect(waiting.status_reason).toBe(`Permission needed: Bash (touch ${outside})`)
+          expect(waiting.status_source).toBe(withHooks ? 'hooks' : 'live')
           expect(waiting.tmux_pane).toBe(session.paneId)
           const state = engine.getState()
           expect(state.projects[0]?.project_dir).toBe(repo.dir)

@@ -7,11 +7,12 @@
  * sees the caller's environment: `hermeticBaseEnv()` (`hermetic-env.ts`, re-exported here) keeps only
  * PATH, HOME, locale and shell basics, so a developer's `ANTHROPIC_*` or `CLAUDE*` variables cannot leak.
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pinnedBinary, pinnedPackageVersion } from './hermetic-env.ts'
+import { hermeticBaseEnv, pinnedBinary, pinnedPackageVersion } from './hermetic-env.ts'
 
 export { hermeticBaseEnv } from './hermetic-env.ts'
 
@@ -23,10 +24,43 @@ export function claudeBinary(): string {
   return process.env.NAVI_TEST_CLAUDE_BIN || pinnedBinary('claude', '@anthropic-ai/claude-code')
 }
 
-/** Version of the pinned CLI package, e.g. `2.1.197`. */
+/** Version of the pinned CLI package, e.g. `2.1.330`. */
 export function claudeVersion(): string {
   return pinnedPackageVersion('@anthropic-ai/claude-code')
 }
+
+let testedVersion: string | null = null
+
+/** Version of the binary the tests run (`claude --version` of {@link claudeBinary}), e.g. `2.1.197`. */
+export function testedClaudeVersion(): string {
+  if (testedVersion === null) {
+    const out = execFileSync(claudeBinary(), ['--version'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...hermeticBaseEnv(), DISABLE_AUTOUPDATER: '1' },
+    })
+    const match = /(\d+\.\d+\.\d+)/.exec(out)
+    if (!match?.[1]) throw new Error(`claude --version printed no version: ${out}`)
+    testedVersion = match[1]
+  }
+  return testedVersion
+}
+
+/** Whether the CLI under test is `version` or newer (numeric compare of `major.minor.patch`). */
+export function claudeIsAtLeast(version: string): boolean {
+  const parts = (v: string) => v.split('.').map(Number)
+  const [a, b] = [parts(testedClaudeVersion()), parts(version)]
+  for (let i = 0; i < 3; i++) {
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0)
+  }
+  return true
+}
+
+/**
+ * Turns the task tools (TaskCreate/TaskUpdate/TodoWrite) on: current models have them off by default
+ * (2.1.330), so a test of task tracking asks for them the way a user would.
+ */
+export const TASK_TOOLS_ON = { CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' } as const
 
 /** Variables for one hermetic CLI setup; always has the keys below. */
 export type ClaudeEnv = Record<string, string> & {

@@ -15,6 +15,13 @@ import { claudeBinary, trustProject, type ClaudeEnv } from './claude-env.ts'
 import { hermeticBaseEnv } from './hermetic-env.ts'
 import { sleep, waitUntil } from './wait.ts'
 
+/**
+ * The TUI's start screen is ready for a prompt: up to 2.1.197 its footer says `? for shortcuts`; 2.1.330
+ * says `⏵⏵ auto mode on` in its default (auto) permission mode and `⏸ manual mode on · ? for shortcuts`
+ * with `--permission-mode default`.
+ */
+export const TUI_READY = /for shortcuts|mode on/
+
 /** The tmux socket (`tmux -L <name>`) used by default for this test process. */
 export const defaultTmuxSocket = `navi-test-${String(process.pid)}`
 

@@ -144,6 +144,15 @@ export function generateCorpus(options: {
       task_started: () => taskDetails(phrase, rand),
       task_completed: () => taskDetails(phrase, rand),
       pbi_completed: () => ({ pbi: 'PBI-8', title: phrase(), source: 'checklist', tasks: 6 }),
+      turn_completed: () => ({
+        agent: 'claude',
+        name: 'main',
+        prompt: phrase(),
+        reply: phrase(),
+        duration_ms: Math.floor(rand() * 600_000),
+        turns: 1,
+      }),
+      permission_denied: () => ({ name: 'main', tool: 'Bash', detail: 'rm -rf build', reason: phrase() }),
       session_status_change: () => ({
         from: pick(STATUSES),
         to: pick(STATUSES),

@@ -143,5 +143,14 @@ export function sampleOutput(briefing = 'navi shipped a commit; nothing needs yo
 /** Tool names offered in a recorded request body, sorted. */
 export function toolNames(body: unknown): string[] {
   const parsed = z.object({ tools: z.array(z.object({ name: z.string() })) }).safeParse(body)
-  return parsed.success ? parsed.data.tools.map((t) => t.name).sort() : []
+  return parsed.success
+    ? parsed.data.tools
+        .map((t) => t.name)
+        // 2.1.330 adds a placeholder that stands for deferred tools (loaded through ToolSearch, which
+        // `--tools` leaves out): it is not a tool the model can call, so the restriction still holds.
+        .filter((name) => name !== DEFERRED_TOOL_PLACEHOLDER)
+        .sort()
+    : []
 }
+
+export const DEFERRED_TOOL_PLACEHOLDER = 'DeferredToolPlaceholder'

@@ -42,6 +42,8 @@ describe('foldHookLine', () => {
       message: null,
       notificationType: null,
       toolName: null,
+      toolDetail: null,
+      lastDenial: null,
       claudePid: 4242,
       ended: false,
       endReason: null,

@@ -51,6 +51,8 @@ function hook(over: Partial<HookSessionState>): HookSessionState {
     message: null,
     notificationType: null,
     toolName: null,
+    toolDetail: null,
+    lastDenial: null,
     claudePid: 42,
     ended: false,
     endReason: null,
@@ -62,7 +64,7 @@ function hook(over: Partial<HookSessionState>): HookSessionState {
 describe('decideClaudeStatus', () => {
   it('a stale live file (dead pid) is ended, even when it says waiting', () => {
     const d = decideClaudeStatus({
-      transcript: transcript({ kind: 'tool_pending', at: at(5), toolName: 'Bash', toolUseId: 't' }),
+      transcript: transcript({ kind: 'tool_pending', at: at(5), toolName: 'Bash', toolUseId: 't', detail: null }),
       live: live({ alive: false, status: 'waiting', waitingFor: 'permission prompt' }),
       hook: null,
       hookPidAlive: null,
@@ -220,7 +222,7 @@ describe('decideClaudeStatus', () => {
   it('a hook whose claude pid is dead never keeps a session waiting', () => {
     const d = decideClaudeStatus({
       transcript: transcript(
-        { kind: 'tool_pending', at: at(1), toolName: 'Bash', toolUseId: 't' },
+        { kind: 'tool_pending', at: at(1), toolName: 'Bash', toolUseId: 't', detail: null },
         1,
       ),
       live: null,
@@ -238,6 +240,7 @@ describe('decideClaudeStatus', () => {
       kind: 'tool_pending',
       at: at(1),
       toolName: 'AskUserQuestion',
+      detail: null,
       toolUseId: 't',
     })
     expect(
@@ -277,6 +280,7 @@ describe('decideCodexStatus', () => {
     inTurn: false,
     lastAgentMessage: null,
     firstUserMessage: 'hi',
+    lastUserMessage: 'hi',
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
     branch: null,
     corruptLines: 0,

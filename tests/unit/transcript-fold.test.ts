@@ -155,6 +155,7 @@ describe('foldTranscriptLine', () => {
       at: use.timestamp,
       toolName: 'Bash',
       toolUseId: 'toolu_9',
+      detail: 'ls',
     })
     const result = toolResult('toolu_9')
     foldTranscriptLine(s, result)

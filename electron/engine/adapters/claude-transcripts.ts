@@ -8,13 +8,16 @@ import {
   encodeTranscriptSummary,
 } from '../core/summary-codec.ts'
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
+import { sideTranscriptKind, type SideTranscript } from '../core/side-transcripts.ts'
 import { createJsonlFileSet, type JsonlFileSetUpdate } from './jsonl-file-set.ts'
 import { readRegularText } from './safe-read.ts'
 import { latestPlausibleMs } from '../core/json-narrow.ts'
 
 export interface TranscriptScanResult {
-  /** One summary per `projects/*\/*.jsonl`; the objects are updated in place by later scans. */
+  /** One summary per main transcript; the objects are updated in place by later scans. */
   summaries: TranscriptSummary[]
+  /** Sub-agent and compaction transcripts, with the session each belongs to. */
+  sideTranscripts: SideTranscript[]
   /** `<path>: <message>` for each file or folder that could not be read. */
   errors: string[]
   /** Corrupt lines met during this scan. */
@@ -42,6 +45,30 @@ export interface TranscriptSourceOptions {
 }
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/
+/** Where a bulky line type starts (2.1.330: most of a transcript's bytes, nothing Navi reads). */
+const BULKY_LINE_HEAD = /^\{"type":"api-request-(?:shape|blob)"|"attachment":\{"type":"prompt_snapshot"/
+const HEAD_CHARS = 200
+
+/** True for a line the fold would ignore anyway and that is too big to parse for nothing. */
+export function isBulkyTranscriptLine(text: string): boolean {
+  return BULKY_LINE_HEAD.test(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text)
+}
+
+/** Where a transcript file sits in `projects/`: a main file, or a side file and its session. */
+type FileRole = { kind: 'main' } | { kind: SideTranscript['kind']; parentFromDir: string | null }
+
+function roleOf(relativeParts: readonly string[]): FileRole | null {
+  const name = relativeParts[relativeParts.length - 1] ?? ''
+  if (!name.endsWith('.jsonl')) return null
+  const side = sideTranscriptKind(name)
+  // `<enc>/<session>.jsonl` or 2.0.x `<enc>/agent-<id>.jsonl` (its lines name the parent session).
+  if (relativeParts.length === 2) return side ? { kind: side, parentFromDir: null } : { kind: 'main' }
+  // 2.1.x `<enc>/<session>/subagents/agent-<id>.jsonl`.
+  if (relativeParts.length === 4 && relativeParts[2] === 'subagents' && side) {
+    return { kind: side, parentFromDir: relativeParts[1] ?? null }
+  }
+  return null
+}
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code
@@ -96,19 +123,31 @@ export function createClaudeTranscriptSource(
       create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
       // Times ahead of the clock by more than the allowed skew are bad values (json-narrow.ts).
       fold: (summary, line) => foldTranscriptLine(summary, line, latestPlausibleMs(Date.now())),
+      skipText: isBulkyTranscriptLine,
     },
     { cache: cacheFile === null ? null : { file: cacheFile, codec } },
   )
   /** transcript path → agent id → tool_use id (null while its meta file is missing). */
   const subagents = new Map<string, Map<string, string | null>>()
+  /** Role of every file in the set, by path. */
+  const roles = new Map<string, FileRole>()
+  const roleFor = (path: string): FileRole | null => {
+    const role = roleOf(relative(projectsDir, path).split(sep))
+    if (role) roles.set(path, role)
+    return role
+  }
 
+  /** Lists a session folder's sub-agent files; returns their paths (compaction runs included). */
   const scanSubagents = async (transcript: string, sessionDir: string, errors: string[]) => {
     const dir = join(sessionDir, 'subagents')
     const known = subagents.get(transcript) ?? new Map<string, string | null>()
     const seen = new Map<string, string | null>()
+    const files: string[] = []
     for (const entry of await listDir(dir, errors)) {
       const match = entry.isFile() ? AGENT_FILE.exec(entry.name) : null
       if (!match?.[1]) continue
+      files.push(join(dir, entry.name))
+      if (sideTranscriptKind(entry.name) !== 'subagent') continue
       const agentId = match[1]
       // A meta file not written yet (or unreadable) is tried again on the next scan.
       const toolUseId =
@@ -117,6 +156,7 @@ export function createClaudeTranscriptSource(
     }
     if (seen.size > 0) subagents.set(transcript, seen)
     else subagents.delete(transcript)
+    return files
   }
 
   const mergeSubagentIds = () => {
@@ -132,29 +172,37 @@ export function createClaudeTranscriptSource(
 
   const scanChanged = async (changed: readonly string[]): Promise<TranscriptScanResult> => {
     const errors: string[] = []
-    const transcripts: string[] = []
+    const touched: string[] = []
     const sessionDirs = new Map<string, string>()
     for (const path of changed) {
       const parts = relative(projectsDir, path).split(sep)
       if (parts[0] === '..' || parts.length < 2 || !parts[0] || !parts[1]) continue
-      if (parts.length === 2 && parts[1].endsWith('.jsonl')) transcripts.push(path)
-      else if (parts.length > 2) {
+      if (roleFor(path)) touched.push(path)
+      if (parts.length > 2) {
         const session = join(projectsDir, parts[0], parts[1])
         sessionDirs.set(`${session}.jsonl`, session)
       }
     }
-    return finish(await files.touch(transcripts), sessionDirs, errors)
+    for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
+    return finish(await files.touch(touched), errors)
   }
 
-  const finish = async (
-    update: JsonlFileSetUpdate,
-    sessionDirs: Map<string, string>,
-    errors: string[],
-  ): Promise<TranscriptScanResult> => {
-    for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
+  const finish = (update: JsonlFileSetUpdate, errors: string[]): TranscriptScanResult => {
     mergeSubagentIds()
+    const summaries: TranscriptSummary[] = []
+    const sideTranscripts: SideTranscript[] = []
+    for (const summary of files.summaries()) {
+      const role = roles.get(summary.path)
+      if (!role || role.kind === 'main') {
+        summaries.push(summary)
+        continue
+      }
+      const parentSessionId = role.parentFromDir ?? summary.ownerSessionId
+      if (parentSessionId) sideTranscripts.push({ parentSessionId, kind: role.kind, summary })
+    }
     return {
-      summaries: files.summaries(),
+      summaries,
+      sideTranscripts,
       errors: [...errors, ...update.errors],
       corruptLines: update.corruptLines,
       bytesRead: update.bytesRead,
@@ -165,26 +213,29 @@ export function createClaudeTranscriptSource(
     async scan(opts = {}) {
       if (opts.changed) return scanChanged(opts.changed)
       const errors: string[] = []
-      const transcripts: string[] = []
+      const paths: string[] = []
       const sessionDirs = new Map<string, string>()
       for (const project of await listDir(projectsDir, errors)) {
         if (!project.isDirectory()) continue
         const projectDir = join(projectsDir, project.name)
-        const entries = await listDir(projectDir, errors)
-        const names = new Set(entries.map((entry) => entry.name))
-        for (const entry of entries) {
-          if (entry.isFile() && entry.name.endsWith('.jsonl')) {
-            transcripts.push(join(projectDir, entry.name))
-          } else if (entry.isDirectory() && names.has(`${entry.name}.jsonl`)) {
-            sessionDirs.set(join(projectDir, `${entry.name}.jsonl`), join(projectDir, entry.name))
-          }
+        for (const entry of await listDir(projectDir, errors)) {
+          const path = join(projectDir, entry.name)
+          if (entry.isFile() && roleFor(path)) paths.push(path)
+          // A session folder, even one whose main file is gone: its sub-agents spent tokens.
+          else if (entry.isDirectory()) sessionDirs.set(`${path}.jsonl`, path)
         }
       }
-      const update = await files.update(transcripts)
+      for (const [transcript, dir] of sessionDirs) {
+        for (const side of await scanSubagents(transcript, dir, errors)) {
+          if (roleFor(side)) paths.push(side)
+        }
+      }
+      const update = await files.update(paths)
       for (const transcript of subagents.keys()) {
         if (!sessionDirs.has(transcript)) subagents.delete(transcript)
       }
-      return finish(update, sessionDirs, errors)
+      for (const path of roles.keys()) if (!files.get(path)) roles.delete(path)
+      return finish(update, errors)
     },
     flush: () => files.flush(),
   }

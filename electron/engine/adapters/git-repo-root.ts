@@ -31,6 +31,9 @@ export interface RepoLocation {
  * another question (git-trust.ts); `findRepoRoot` asks it.
  */
 export function locateRepo(cwd: string, env: NodeJS.ProcessEnv = process.env): RepoLocation | null {
+  // A cwd that is not absolute here (a Windows path in a copied transcript, an anonymised one) names no
+  // directory of this machine: resolving it would file the session under wherever Navi runs.
+  if (!isAbsolute(cwd)) return null
   let dir = resolve(cwd)
   const ceilings = ceilingDirectories(env)
   const acrossFilesystems = /^(1|true|yes|on)$/i.test(env.GIT_DISCOVERY_ACROSS_FILESYSTEM ?? '')

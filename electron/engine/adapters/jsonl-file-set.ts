@@ -7,6 +7,8 @@ import { mapLimit } from '../core/concurrency.ts'
 export interface JsonlFolder<S extends { corruptLines: number }> {
   create(path: string): S
   fold(summary: S, line: unknown): void
+  /** Lines whose raw text says the fold ignores them, dropped before JSON.parse. */
+  skipText?: (text: string) => boolean
 }
 
 /** How summaries are persisted, so that a new process resumes each file at its last offset. */
@@ -158,6 +160,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           entry.summary = folder.create(path)
         },
         onLine: (line) => folder.fold(entry.summary, line),
+        ...(folder.skipText ? { skipText: folder.skipText } : {}),
       })
       entry.summary.corruptLines += result.corrupt
       entry.size = info.size

@@ -42,6 +42,8 @@ export interface JsonlTail {
 
 export interface JsonlTailHandlers {
   onLine?: (value: unknown) => void
+  /** A line's raw text is not worth parsing (a bulky line type the fold ignores): dropped unparsed. */
+  skipText?: (text: string) => boolean
   onReset?: () => void
 }
 
@@ -83,8 +85,10 @@ export function createJsonlTail(
     texts: string[],
     result: JsonlReadResult,
     onLine: (value: unknown) => void,
+    skipText: ((text: string) => boolean) | undefined,
   ): void => {
     for (const text of texts) {
+      if (skipText?.(text)) continue
       let value: unknown
       try {
         value = JSON.parse(text)
@@ -137,7 +141,8 @@ export function createJsonlTail(
           offset += bytesRead
           result.bytesRead += bytesRead
           const oversizedBefore = splitter.oversized
-          parseLines(splitter.push(buffer.subarray(0, bytesRead)), result, deliver)
+          const texts = splitter.push(buffer.subarray(0, bytesRead))
+          parseLines(texts, result, deliver, handlers.skipText)
           // A line over the splitter's cap is skipped unread, and counted like a corrupt one.
           result.corrupt += splitter.oversized - oversizedBefore
         }

@@ -51,6 +51,7 @@ export function emptyCodexRolloutSummary(threadId: string, path: string): CodexR
     inTurn: false,
     lastAgentMessage: null,
     firstUserMessage: null,
+    lastUserMessage: null,
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
     branch: null,
     corruptLines: 0,
@@ -188,9 +189,12 @@ function joinText(content: unknown[], type: string): string | null {
   return text
 }
 
+/** The first prompt names the session; the last one is what it is working on now. */
 function noteUserMessage(summary: CodexRolloutSummary, text: string | null): void {
-  if (summary.firstUserMessage !== null || text === null) return
+  if (text === null) return
   const trimmed = text.trimStart()
   if (trimmed === '' || INJECTED_USER_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return
-  summary.firstUserMessage = asCappedString(text, MESSAGE_MAX)
+  const message = asCappedString(text, MESSAGE_MAX)
+  summary.firstUserMessage ??= message
+  summary.lastUserMessage = message
 }

@@ -113,6 +113,7 @@ function diffSessions(
   for (const session of next.sessions) {
     const old = before.get(session.id)
     before.delete(session.id)
+    events.push(...diffTurns(old ?? null, session, ctx, make))
     if (!old) {
       if (session.status !== 'ended') events.push(started(session))
       else if (after(session.last_activity, ctx.since)) {
@@ -151,6 +152,57 @@ function diffSessions(
   }
   for (const gone of before.values()) {
     if (gone.status !== 'ended') events.push(ended(gone, 'no longer found'))
+  }
+  return events
+}
+
+/** What an event keeps of a prompt or a reply: the gist, not the document. */
+const EXCERPT_MAX = 300
+
+const excerpt = (text: string | null): string | null =>
+  text === null ? null : text.length > EXCERPT_MAX ? `${text.slice(0, EXCERPT_MAX - 1)}…` : text
+
+/** A turn that finished, and a tool call refused without asking, since the previous snapshot. */
+function diffTurns(
+  old: Session | null,
+  session: Session,
+  ctx: DiffContext,
+  make: MakeEvent,
+): EngineEvent[] {
+  const events: EngineEvent[] = []
+  const turn = session.last_turn
+  const newTurn = old
+    ? session.turns_completed > old.turns_completed && turn !== null
+    : turn !== null && after(turn.ended_at, ctx.since)
+  if (newTurn && turn) {
+    events.push(
+      make(
+        'turn_completed',
+        [session.id, turn.ended_at],
+        {
+          agent: session.agent,
+          name: session.name,
+          prompt: excerpt(turn.prompt),
+          reply: excerpt(turn.reply),
+          duration_ms: turn.duration_ms,
+          // Turns that finished between the two snapshots; the event describes the last of them.
+          turns: old ? session.turns_completed - old.turns_completed : 1,
+        },
+        session.id,
+      ),
+    )
+  }
+  const denial = session.last_denial
+  const newDenial = old ? denial !== null && denial.at !== old.last_denial?.at : after(denial?.at, ctx.since)
+  if (newDenial && denial) {
+    events.push(
+      make(
+        'permission_denied',
+        [session.id, denial.at],
+        { name: session.name, tool: denial.tool, detail: denial.detail, reason: excerpt(denial.reason) },
+        session.id,
+      ),
+    )
   }
   return events
 }

@@ -12,7 +12,12 @@
  * - `Notification` `permission_prompt`: needs permission with the notification's message, unless a
  *   PermissionRequest already said so (its message names the tool, so it is kept).
  *   `idle_prompt`: waiting for input. Other notification types change nothing.
- * - `Stop`: the turn finished. `SessionEnd`: ended, `endReason` = the payload's reason.
+ *   `agent_needs_input` (2.1.330's auto mode opened its own dialog): needs permission for the tool call in
+ *   flight, worded like a PermissionRequest; with no call in flight, waiting for input.
+ * - `PermissionDenied` (auto mode's classifier or dontAsk refused a call without asking; the agent goes
+ *   on): working, and the denial is kept (`lastDenial`) so that it becomes an event.
+ * - `Stop`: the turn finished. `StopFailure`: the turn ended on an API error (idle, with the error).
+ *   `SessionEnd`: ended, `endReason` = the payload's reason.
  * Answering a permission dialog fires no hook of its own: the next working event (the granted
  * tool's PostToolUse, a PreToolUse of another tool, a new prompt) means it was answered. A PostToolUse
  * of another tool is a parallel call finishing and does not clear it; nor does a PreToolUse of the same
@@ -42,6 +47,7 @@ const hookLineSchema = z.object({
   message: capped(500).nullish(),
   notification_type: capped(100).nullish(),
   reason: capped(500).nullish(),
+  error: capped(500).nullish(),
   source: capped(100).nullish(),
   agent_id: capped(200).nullish(),
   claude_pid: z.number().int().positive().nullish(),
@@ -80,6 +86,8 @@ function emptyState(line: HookLine): HookSessionState {
     message: null,
     notificationType: null,
     toolName: null,
+    toolDetail: null,
+    lastDenial: null,
     claudePid: null,
     ended: false,
     endReason: null,
@@ -99,7 +107,9 @@ function isWaitingOnPermission(state: HookSessionState | undefined): boolean {
   if (!state) return false
   return (
     state.lastEvent === 'PermissionRequest' ||
-    (state.lastEvent === 'Notification' && state.notificationType === 'permission_prompt')
+    (state.lastEvent === 'Notification' &&
+      (state.notificationType === 'permission_prompt' ||
+        (state.notificationType === 'agent_needs_input' && state.toolName !== null)))
   )
 }
 
@@ -107,6 +117,7 @@ function isTurnFinished(state: HookSessionState | undefined): boolean {
   if (!state) return false
   return (
     state.lastEvent === 'Stop' ||
+    state.lastEvent === 'StopFailure' ||
     (state.lastEvent === 'Notification' && state.notificationType === 'idle_prompt')
   )
 }
@@ -114,12 +125,13 @@ function isTurnFinished(state: HookSessionState | undefined): boolean {
 function decide(line: HookLine, prev: HookSessionState | undefined): Change {
   const event = line.hook_event_name
   const status = { message: null, notificationType: null, ended: false, endReason: null }
+  const tool = { toolName: line.tool_name ?? null, toolDetail: line.tool_detail ?? null }
   if (prev?.ended && event !== 'SessionStart') return null
   if (event === 'SessionStart') {
     // A compaction restarts the session mid-turn: the turn goes on, nothing to tell.
     if (line.source === 'compact' && prev) return null
     const startedAt = prev && !prev.ended && prev.startedAt ? prev.startedAt : line.received_at
-    return { ...status, startedAt, toolName: null }
+    return { ...status, startedAt, toolName: null, toolDetail: null }
   }
   if (WORKING_EVENTS.has(event)) {
     if (line.agent_id && isTurnFinished(prev)) return null
@@ -128,12 +140,16 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     const sameToolStarting =
       event === 'PreToolUse' && prev?.toolName && prev.toolName === line.tool_name
     if (isWaitingOnPermission(prev) && (otherToolFinished || sameToolStarting)) return null
-    return { ...status, toolName: line.tool_name ?? null }
+    // A PostToolUse carries no detail: the call it finishes keeps the one its PreToolUse gave.
+    const keepDetail = event !== 'PreToolUse' && prev?.toolName === line.tool_name
+    return { ...status, ...tool, toolDetail: keepDetail ? (prev?.toolDetail ?? null) : tool.toolDetail }
   }
   if (event === 'PermissionRequest') {
-    const toolName = line.tool_name ?? null
-    const message = permissionMessage(toolName, line.tool_detail ?? null)
-    return { ...status, message, toolName }
+    return { ...status, message: permissionMessage(tool.toolName, tool.toolDetail), ...tool }
+  }
+  if (event === 'PermissionDenied') {
+    const denial = { ...tool, detail: tool.toolDetail, reason: line.reason ?? null, at: line.received_at }
+    return { ...status, toolName: null, toolDetail: null, lastDenial: denial }
   }
   if (event === 'Notification') {
     const type = line.notification_type ?? null
@@ -144,9 +160,21 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     if (type === 'idle_prompt') {
       return { ...status, message: line.message ?? null, notificationType: type, toolName: null }
     }
+    if (type === 'agent_needs_input') {
+      if (isWaitingOnPermission(prev)) return null
+      const toolName = prev?.toolName ?? null
+      const message = toolName
+        ? permissionMessage(toolName, prev?.toolDetail ?? null)
+        : (line.message ?? null)
+      return { ...status, message, notificationType: type }
+    }
     return null
   }
-  if (event === 'Stop') return { ...status, toolName: null }
+  if (event === 'Stop') return { ...status, toolName: null, toolDetail: null }
+  if (event === 'StopFailure') {
+    const message = line.error ? `turn failed: ${line.error}` : 'turn failed'
+    return { ...status, message, toolName: null, toolDetail: null }
+  }
   if (event === 'SessionEnd') return { ...status, ended: true, endReason: line.reason ?? null }
   return null
 }

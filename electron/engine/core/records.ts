@@ -4,15 +4,46 @@
  */
 import type { TaskItem, TokenUsage } from '../../../shared/schemas/session.ts'
 
-/** Last conversation line of a Claude transcript, as far as status is concerned. */
+/**
+ * Last conversation line of a Claude transcript, as far as status is concerned.
+ * - `reply`: an assistant text block with no stop reason and no tool call pending. Most CLI versions
+ *   (1.0.x to 2.1.42, and sub-agent files of 2.1.114) write the final reply of a turn this way, with no
+ *   marker after it; it ends the turn once the transcript stays quiet (`session-status.ts`).
+ * - `api_retry`: the CLI is retrying after an API error (`system/api_error`, 2.1.x).
+ */
 export type TranscriptTail =
   | { kind: 'none' }
   | { kind: 'prompt'; at: string }
   | { kind: 'tool_result'; at: string }
-  | { kind: 'tool_pending'; at: string; toolName: string; toolUseId: string }
+  | { kind: 'tool_pending'; at: string; toolName: string; toolUseId: string; detail: string | null }
+  | { kind: 'reply'; at: string }
   | { kind: 'turn_end'; at: string }
   | { kind: 'interrupted'; at: string }
   | { kind: 'api_error'; at: string; message: string }
+  | { kind: 'api_retry'; at: string; message: string; attempt: number; maxRetries: number }
+
+/** A tool call that has no result yet. */
+export interface PendingTool {
+  name: string
+  /** Its command, file or URL in a few words (core/tool-detail.ts). */
+  detail: string | null
+}
+
+/** A turn: from a prompt (or a background task's notification) to the agent's final reply. */
+export interface TurnRecord {
+  /** The prompt it answered; null when a background task's notification started it. */
+  prompt: string | null
+  startedAt: string
+  /** The latest text the agent wrote in it, capped. */
+  reply: string | null
+  replyAt: string | null
+}
+
+export interface CompletedTurn extends TurnRecord {
+  endedAt: string
+  /** From the CLI's own `turn_duration` line when it wrote one, else from the times. */
+  durationMs: number | null
+}
 
 /**
  * Token usage summed once per API response with bounded memory: the lines of one response are
@@ -43,12 +74,24 @@ export interface TranscriptSummary {
   title: string | null
   customTitle: string | null
   subagentIds: Set<string>
+  /** Prompts the user sent (slash commands that reach the model included; notifications not). */
   turns: number
   /** Latest TodoWrite list, when the session used TodoWrite. */
   todos: TaskItem[] | null
   tail: TranscriptTail
-  /** tool_use id → tool name of tool calls that have no tool_result yet (set by the fold). */
-  pendingToolUses?: Map<string, string>
+  /** tool_use id → the call, for tool calls that have no tool_result yet (set by the fold). */
+  pendingToolUses?: Map<string, PendingTool>
+  /** A slash command whose next line tells whether it reached the model (core/transcript-prompt.ts). */
+  pendingCommand: string | null
+  /** The turn in progress, if any. */
+  openTurn: TurnRecord | null
+  /** The last turn that ended with a marker (stop reason, turn_duration, Stop hook, next prompt). */
+  lastTurn: CompletedTurn | null
+  turnsCompleted: number
+  /** The `sessionId` the lines name: the parent session, in a sub-agent's own file. */
+  ownerSessionId: string | null
+  /** The cwd of sub-agent (sidechain) lines, for a sub-agent file whose main transcript is gone. */
+  sidechainCwd: string | null
   corruptLines: number
 }
 
@@ -76,6 +119,13 @@ export interface ClaudeTaskListRecord {
   updatedAt: string | null
 }
 
+export interface PermissionDenial {
+  toolName: string | null
+  detail: string | null
+  reason: string | null
+  at: string
+}
+
 /** What Navi's hook handler recorded for one session, folded from `$NAVI_HOME/hooks/events.jsonl`. */
 export interface HookSessionState {
   sessionId: string
@@ -88,6 +138,10 @@ export interface HookSessionState {
   message: string | null
   notificationType: string | null
   toolName: string | null
+  /** The command, file or URL of that tool call (the handler's `tool_detail`). */
+  toolDetail: string | null
+  /** The last tool call refused without asking (PermissionDenied: auto mode's classifier, dontAsk). */
+  lastDenial: PermissionDenial | null
   /** The `claude` process that ran the hook, when the handler could tell. */
   claudePid: number | null
   ended: boolean
@@ -108,6 +162,7 @@ export interface CodexRolloutSummary {
   inTurn: boolean
   lastAgentMessage: string | null
   firstUserMessage: string | null
+  lastUserMessage: string | null
   tokens: TokenUsage
   branch: string | null
   corruptLines: number

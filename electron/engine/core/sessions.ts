@@ -7,11 +7,16 @@ import type {
   LiveSessionRecord,
   TranscriptSummary,
 } from './records.ts'
-import { decideClaudeStatus, decideCodexStatus } from './session-status.ts'
+import { decideClaudeStatus, decideCodexStatus, REPLY_QUIET_MS } from './session-status.ts'
 import { summarizeTokens } from './transcript-fold.ts'
+import { finishedTurns } from './transcript-turns.ts'
+import { mainTranscriptsById, sideSpendByParent, type SideTranscript } from './side-transcripts.ts'
 
 export interface ClaudeSources {
+  /** Main transcripts, `projects/<enc>/<session>.jsonl`. */
   transcripts: TranscriptSummary[]
+  /** Sub-agent and compaction transcripts, each with the session it belongs to. */
+  sideTranscripts?: SideTranscript[]
   live: LiveSessionRecord[]
   hooks: ReadonlyMap<string, HookSessionState>
   taskLists: ClaudeTaskListRecord[]
@@ -27,17 +32,25 @@ export interface ClaudeSources {
 const ZERO_TOKENS: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
 
 export function assembleClaudeSessions(src: ClaudeSources): Session[] {
-  const transcriptById = new Map(src.transcripts.map((t) => [t.sessionId, t]))
+  const transcriptById = mainTranscriptsById(src.transcripts)
+  const sideSpend = sideSpendByParent(src.sideTranscripts ?? [])
   const liveById = pickLivePerSession(src.live)
   const listsById = new Map(src.taskLists.map((l) => [l.listId, l]))
-  const ids = new Set([...transcriptById.keys(), ...liveById.keys(), ...src.hooks.keys()])
+  const ids = new Set([
+    ...transcriptById.keys(),
+    ...liveById.keys(),
+    ...src.hooks.keys(),
+    ...sideSpend.keys(),
+  ])
 
   const sessions: Session[] = []
   for (const id of ids) {
     const transcript = transcriptById.get(id) ?? null
     const live = liveById.get(id) ?? null
     const hook = src.hooks.get(id) ?? null
-    const cwd = transcript?.cwd ?? live?.cwd ?? hook?.cwd
+    const side = sideSpend.get(id) ?? null
+    // A session whose main file is empty or gone still spent what its sub-agents spent.
+    const cwd = transcript?.cwd ?? live?.cwd ?? hook?.cwd ?? side?.cwd
     if (!cwd) continue
     const hookPid = hook?.claudePid ?? null
     const decision = decideClaudeStatus({
@@ -70,10 +83,20 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
         hook?.lastEventAt,
         isoOrNull(live?.statusUpdatedAt),
       ]),
-      tokens: transcript ? summarizeTokens(transcript) : ZERO_TOKENS,
+      tokens: addTokens(transcript ? summarizeTokens(transcript) : ZERO_TOKENS, side?.total),
+      subagent_tokens: side?.subagents ?? ZERO_TOKENS,
       last_prompt: transcript?.lastPrompt ?? null,
-      subagents: transcript?.subagentIds.size ?? 0,
+      subagents: Math.max(transcript?.subagentIds.size ?? 0, side?.subagentFiles ?? 0),
       turns: transcript?.turns ?? 0,
+      ...turnFields(transcript, src.now),
+      last_denial: hook?.lastDenial
+        ? {
+            tool: hook.lastDenial.toolName,
+            detail: hook.lastDenial.detail,
+            reason: hook.lastDenial.reason,
+            at: hook.lastDenial.at,
+          }
+        : null,
       pid: alive ? pid : null,
       tmux_pane: pane?.pane ?? null,
       tmux_socket: pane?.socket ?? null,
@@ -101,15 +124,50 @@ export function assembleCodexSession(rollout: CodexRolloutSummary, now: number):
     started_at: rollout.startedAt,
     last_activity: rollout.lastActivity,
     tokens: rollout.tokens,
-    last_prompt: rollout.firstUserMessage,
+    subagent_tokens: ZERO_TOKENS,
+    last_prompt: rollout.lastUserMessage ?? rollout.firstUserMessage,
     subagents: 0,
     turns: rollout.turns,
+    turns_completed: 0,
+    last_turn: null,
+    last_denial: null,
     pid: null,
     tmux_pane: null,
     tmux_socket: null,
     transcript_path: rollout.path,
     task_lists: [],
   }
+}
+
+function turnFields(
+  transcript: TranscriptSummary | null,
+  now: number,
+): Pick<Session, 'turns_completed' | 'last_turn'> {
+  if (!transcript) return { turns_completed: 0, last_turn: null }
+  const { last, count } = finishedTurns(transcript, now, REPLY_QUIET_MS)
+  return {
+    turns_completed: count,
+    last_turn: last
+      ? {
+          prompt: last.prompt,
+          started_at: last.startedAt,
+          ended_at: last.endedAt,
+          duration_ms: last.durationMs,
+          reply: last.reply,
+        }
+      : null,
+  }
+}
+
+function addTokens(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {
+  if (!b) return a
+  const sum = {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cache_read: a.cache_read + b.cache_read,
+    cache_creation: a.cache_creation + b.cache_creation,
+  }
+  return { ...sum, total: sum.input + sum.output + sum.cache_read + sum.cache_creation }
 }
 
 function claudeTaskLists(

@@ -11,9 +11,9 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './r
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
  * index written by an older Navi is ignored instead of mixing two versions of the fold.
  */
-export const TRANSCRIPT_SUMMARY_VERSION = 2
+export const TRANSCRIPT_SUMMARY_VERSION = 3
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
-export const CODEX_SUMMARY_VERSION = 2
+export const CODEX_SUMMARY_VERSION = 3
 
 const nullableString = z.string().nullable()
 
@@ -26,11 +26,31 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('ki
     at: z.string(),
     toolName: z.string(),
     toolUseId: z.string(),
+    detail: nullableString,
   }),
+  z.object({ kind: z.literal('reply'), at: z.string() }),
   z.object({ kind: z.literal('turn_end'), at: z.string() }),
   z.object({ kind: z.literal('interrupted'), at: z.string() }),
   z.object({ kind: z.literal('api_error'), at: z.string(), message: z.string() }),
+  z.object({
+    kind: z.literal('api_retry'),
+    at: z.string(),
+    message: z.string(),
+    attempt: z.number(),
+    maxRetries: z.number(),
+  }),
 ])
+
+const turnSchema = z.object({
+  prompt: nullableString,
+  startedAt: z.string(),
+  reply: nullableString,
+  replyAt: nullableString,
+})
+const completedTurnSchema = turnSchema.extend({
+  endedAt: z.string(),
+  durationMs: z.number().nullable(),
+})
 
 const encodedTranscriptSchema = z.object({
   sessionId: z.string(),
@@ -53,7 +73,15 @@ const encodedTranscriptSchema = z.object({
   turns: z.number(),
   todos: z.array(taskItemSchema).nullable(),
   tail: transcriptTailSchema,
-  pendingToolUses: z.array(z.tuple([z.string(), z.string()])),
+  pendingToolUses: z.array(
+    z.tuple([z.string(), z.object({ name: z.string(), detail: nullableString })]),
+  ),
+  pendingCommand: nullableString,
+  openTurn: turnSchema.nullable(),
+  lastTurn: completedTurnSchema.nullable(),
+  turnsCompleted: z.number(),
+  ownerSessionId: nullableString,
+  sidechainCwd: nullableString,
   corruptLines: z.number(),
 })
 type EncodedTranscript = z.infer<typeof encodedTranscriptSchema>
@@ -93,6 +121,7 @@ const codexSummarySchema = z.object({
   inTurn: z.boolean(),
   lastAgentMessage: nullableString,
   firstUserMessage: nullableString,
+  lastUserMessage: nullableString,
   tokens: tokenUsageSchema,
   branch: nullableString,
   corruptLines: z.number(),

@@ -6,8 +6,11 @@
  * (1 GB corpora) and only reads a handful of fields. Unknown types and fields are ignored.
  */
 import type { TaskItem, TaskStatus, TokenUsage } from '../../../shared/schemas/session.ts'
-import type { TranscriptSummary, TranscriptTail } from './records.ts'
+import type { PendingTool, TranscriptSummary, TranscriptTail } from './records.ts'
 import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
+import { classifyUserLine } from './transcript-prompt.ts'
+import { abandonTurn, closeTurn, openTurn, recordReply } from './transcript-turns.ts'
+import { toolDetail } from './tool-detail.ts'
 import {
   asCappedString,
   asString,
@@ -20,15 +23,13 @@ import {
 
 /** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
-const INTERRUPTED_PREFIX = '[Request interrupted by user'
-/** Slash-command and `!` bash-mode lines: typed by the user but not prompts to the model. */
-const COMMAND_PREFIXES = ['<command-', '<local-command', '<bash-']
-const LOCAL_COMMAND_OUTPUT_PREFIXES = ['<local-command-stdout', '<local-command-stderr']
 /** What a summary keeps of a prompt or a title: enough to recognise it, never a 100 MB paste. */
 const LAST_PROMPT_MAX = 2000
 const TITLE_MAX = 200
 const PATH_MAX = 4096
 const SHORT_MAX = 256
+/** A 1.0.x Stop-hook result line: `\u001b[1mStop\u001b[22m [cmd] completed successfully: …`. */
+const STOP_HOOK_LINE = /^(?:\u001b\[[0-9;]*m)*Stop(?:\u001b\[[0-9;]*m)*\s/
 
 const isTaskStatus = (value: unknown): value is TaskStatus =>
   value === 'pending' || value === 'in_progress' || value === 'completed'
@@ -52,6 +53,12 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     todos: null,
     tail: { kind: 'none' },
     pendingToolUses: new Map(),
+    pendingCommand: null,
+    openTurn: null,
+    lastTurn: null,
+    turnsCompleted: 0,
+    ownerSessionId: null,
+    sidechainCwd: null,
     corruptLines: 0,
   }
 }
@@ -99,6 +106,10 @@ export function foldTranscriptLine(
       if (prompt) summary.lastPrompt = prompt
       return
     }
+    // Generated titles: 1.0.x/2.0.x `summary` lines, 2.1.x `ai-title` lines; the newest wins.
+    case 'summary':
+      summary.title = asCappedString(line.summary, TITLE_MAX) ?? summary.title
+      return
     case 'ai-title':
       summary.title = asCappedString(line.aiTitle, TITLE_MAX) ?? summary.title
       return
@@ -110,10 +121,16 @@ export function foldTranscriptLine(
 
 function foldConversationLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
   if (line.type === 'assistant') recordUsage(summary, line.message)
+  summary.ownerSessionId ??= asCappedString(line.sessionId, SHORT_MAX)
   // Sub-agent lines count as spend and activity but say nothing about the main conversation.
-  if (line.isSidechain === true) return
+  if (line.isSidechain === true) {
+    summary.sidechainCwd ??= asCappedString(line.cwd, PATH_MAX)
+    return
+  }
   summary.cwd ??= asCappedString(line.cwd, PATH_MAX)
-  summary.branch = asCappedString(line.gitBranch, SHORT_MAX) ?? summary.branch
+  // `""` outside a git repository (1.0.98, 2.1.17): no branch, not an empty one.
+  const branch = asCappedString(line.gitBranch, SHORT_MAX)
+  if (branch !== null) summary.branch = branch === '' ? null : branch
   summary.version = asCappedString(line.version, SHORT_MAX) ?? summary.version
   summary.entrypoint = asCappedString(line.entrypoint, SHORT_MAX) ?? summary.entrypoint
   if (line.type === 'user') foldUserLine(summary, line, at)
@@ -148,27 +165,36 @@ function recordUsage(summary: TranscriptSummary, message: unknown): void {
   })
 }
 
-function pendingOf(summary: TranscriptSummary): Map<string, string> {
+function pendingOf(summary: TranscriptSummary): Map<string, PendingTool> {
   summary.pendingToolUses ??= new Map()
   return summary.pendingToolUses
 }
 
 /** The most recently started tool call that is still waiting for its result, if any. */
 function pendingTail(summary: TranscriptSummary, at: string): TranscriptTail | null {
-  let last: [string, string] | null = null
+  let last: [string, PendingTool] | null = null
   for (const entry of pendingOf(summary)) last = entry
   if (last === null) return null
-  return { kind: 'tool_pending', at, toolUseId: last[0], toolName: last[1] }
+  const [toolUseId, tool] = last
+  return { kind: 'tool_pending', at, toolUseId, toolName: tool.name, detail: tool.detail }
 }
 
 function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
-  if (line.isMeta === true || line.isCompactSummary === true) return
+  if (line.isCompactSummary === true) return
+  if (line.isMeta === true) {
+    // A custom command or skill expanded for the model: the command before it was a prompt. Caveats
+    // and reminders are meta lines too, but expand nothing.
+    if (summary.pendingCommand !== null && isExpansion(line)) {
+      startPrompt(summary, summary.pendingCommand, at)
+    }
+    return
+  }
   const content = isObject(line.message) ? line.message.content : undefined
-  let text: string | null = null
+  const texts: string[] = []
   let sawToolResult = false
   let sawOtherBlock = false
   if (typeof content === 'string') {
-    text = content
+    texts.push(content)
   } else if (Array.isArray(content)) {
     for (const block of content) {
       if (!isObject(block)) continue
@@ -176,7 +202,7 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
         sawToolResult = true
         foldToolResult(summary, line, asString(block.tool_use_id))
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        text = text === null ? block.text : `${text}\n${block.text}`
+        texts.push(block.text)
       } else {
         sawOtherBlock = true
       }
@@ -187,22 +213,50 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
     summary.tail = pendingTail(summary, at) ?? { kind: 'tool_result', at }
     return
   }
-  if (text === null && !sawOtherBlock) return
-  const trimmed = text?.trimStart() ?? ''
-  if (trimmed.startsWith(INTERRUPTED_PREFIX)) {
-    pendingOf(summary).clear()
-    summary.tail = { kind: 'interrupted', at }
-    return
+  if (texts.length === 0 && !sawOtherBlock) return
+  const kind = classifyUserLine(line, texts)
+  summary.pendingCommand = null
+  switch (kind.kind) {
+    case 'interrupted':
+      pendingOf(summary).clear()
+      abandonTurn(summary)
+      summary.tail = { kind: 'interrupted', at }
+      return
+    case 'local_output':
+      // A local slash command (/compact, /model…) has finished: the session waits for the user.
+      summary.tail = { kind: 'turn_end', at }
+      return
+    case 'command':
+      summary.pendingCommand = asCappedString(kind.text, LAST_PROMPT_MAX)
+      return
+    case 'ignored':
+      return
+    case 'notification':
+      // A background task finished and the agent goes on by itself: a turn, but not a prompt.
+      pendingOf(summary).clear()
+      openTurn(summary, null, at)
+      summary.tail = { kind: 'prompt', at }
+      return
+    case 'prompt':
+      startPrompt(summary, kind.text, at)
   }
-  if (LOCAL_COMMAND_OUTPUT_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) {
-    // A local slash command (/compact, /model…) has finished: the session waits for the user.
-    summary.tail = { kind: 'turn_end', at }
-    return
-  }
-  if (COMMAND_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return
+}
+
+const NOT_EXPANSIONS = ['Caveat:', '<local-command-caveat>', '<system-reminder>']
+
+function isExpansion(line: JsonObject): boolean {
+  const content = isObject(line.message) ? line.message.content : undefined
+  const first = Array.isArray(content) ? content.find(isObject)?.text : content
+  return typeof first === 'string' && !NOT_EXPANSIONS.some((p) => first.trimStart().startsWith(p))
+}
+
+function startPrompt(summary: TranscriptSummary, text: string | null, at: string): void {
+  summary.pendingCommand = null
   pendingOf(summary).clear()
   summary.turns++
-  if (text !== null && trimmed !== '') summary.lastPrompt = asCappedString(text, LAST_PROMPT_MAX)
+  const prompt = text === null ? null : asCappedString(text, LAST_PROMPT_MAX)
+  if (prompt !== null) summary.lastPrompt = prompt
+  openTurn(summary, prompt, at)
   summary.tail = { kind: 'prompt', at }
 }
 
@@ -217,11 +271,14 @@ function foldToolResult(summary: TranscriptSummary, line: JsonObject, toolUseId:
 }
 
 function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
+  // A custom command answered without an expansion line is still a prompt that reached the model.
+  if (summary.pendingCommand !== null) startPrompt(summary, summary.pendingCommand, at)
   const message = isObject(line.message) ? line.message : {}
   const content = Array.isArray(message.content) ? message.content : []
   if (line.isApiErrorMessage === true) {
     const first = content.find(isObject)
     pendingOf(summary).clear()
+    abandonTurn(summary)
     summary.tail = {
       kind: 'api_error',
       at,
@@ -230,15 +287,22 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
     return
   }
   let newest: TranscriptTail | null = null
+  let sawText = false
   for (const block of content) {
-    if (!isObject(block) || block.type !== 'tool_use') continue
+    if (!isObject(block)) continue
+    if (block.type === 'text' && typeof block.text === 'string') {
+      recordReply(summary, block.text, at)
+      sawText = true
+    }
+    if (block.type !== 'tool_use') continue
     const id = asString(block.id)
-    const name = asString(block.name) ?? ''
+    const name = asCappedString(block.name, SHORT_MAX) ?? ''
     if (id === null) continue
-    pendingOf(summary).set(id, name)
+    const detail = toolDetail(block.input)
+    pendingOf(summary).set(id, { name, detail })
     if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
     if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos)
-    newest = { kind: 'tool_pending', at, toolUseId: id, toolName: name }
+    newest = { kind: 'tool_pending', at, toolUseId: id, toolName: name, detail }
   }
   if (newest !== null) {
     summary.tail = newest
@@ -250,7 +314,10 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
     summary.tail = pendingTail(summary, at) ?? summary.tail
   } else if (stopReason !== null) {
     pendingOf(summary).clear()
+    closeTurn(summary, at)
     summary.tail = { kind: 'turn_end', at }
+  } else if (sawText && pendingOf(summary).size === 0) {
+    summary.tail = { kind: 'reply', at }
   }
 }
 
@@ -258,10 +325,35 @@ function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string
   if (line.subtype === 'turn_duration') {
     // Written only at the end of a completed turn, so it ends the turn even without a stop_reason.
     pendingOf(summary).clear()
+    const measured = typeof line.durationMs === 'number' ? line.durationMs : undefined
+    closeTurn(summary, summary.openTurn ? at : (summary.lastTurn?.endedAt ?? at), measured)
     summary.tail = { kind: 'turn_end', at }
-  } else if (line.subtype === 'stop_hook_summary' && summary.tail.kind === 'turn_end') {
+  } else if (line.subtype === 'stop_hook_summary' || isStopHookLine(line)) {
+    // Stop hooks run when a turn ends, after the agent's reply; anything else is not this turn's end.
+    const replied = summary.tail.kind === 'reply' || summary.tail.kind === 'turn_end'
+    if (!replied || pendingOf(summary).size > 0) return
+    closeTurn(summary, at)
     summary.tail = { kind: 'turn_end', at }
+  } else if (line.subtype === 'api_error') {
+    const attempt = typeof line.retryAttempt === 'number' ? line.retryAttempt : 0
+    const maxRetries = typeof line.maxRetries === 'number' ? line.maxRetries : 0
+    summary.tail = { kind: 'api_retry', at, message: apiErrorMessage(line.error), attempt, maxRetries }
   }
+}
+
+/** 1.0.x wrote Stop-hook results as `system` lines without a subtype. */
+function isStopHookLine(line: JsonObject): boolean {
+  return line.subtype === undefined && typeof line.content === 'string' && STOP_HOOK_LINE.test(line.content)
+}
+
+function apiErrorMessage(error: unknown): string {
+  if (typeof error === 'string') return asCappedString(error, TITLE_MAX) ?? ''
+  if (!isObject(error)) return ''
+  const nested = isObject(error.error) ? error.error : null
+  const inner = nested && isObject(nested.error) ? nested.error : nested
+  const message = asString(inner?.message) ?? asString(error.message)
+  const status = typeof error.status === 'number' ? `${String(error.status)} ` : ''
+  return asCappedString(`${status}${message ?? ''}`.trim(), TITLE_MAX) ?? ''
 }
 
 /** More to-dos than any agent keeps: the rest of a list this long is not read. */

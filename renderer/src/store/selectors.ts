@@ -127,7 +127,9 @@ const EVENT_COLOUR: Record<EventType, EventColour> = {
   task_started: 'green',
   task_completed: 'green',
   pbi_completed: 'green',
+  turn_completed: 'green',
   session_started: 'yellow',
+  permission_denied: 'yellow',
   session_ended: 'yellow',
   session_status_change: 'yellow',
   commit: 'cyan',
@@ -169,6 +171,10 @@ export function eventText(e: EngineEvent): string {
       return `task done: ${str('task_title')}`
     case 'pbi_completed':
       return `all tasks done: ${str('title')}`
+    case 'turn_completed':
+      return `${str('name')} finished a turn${str('prompt') ? `: ${str('prompt')}` : ''}`
+    case 'permission_denied':
+      return `${str('name')}: ${str('tool') || 'a tool call'} denied${str('reason') ? ` (${str('reason')})` : ''}`
     case 'session_started':
       return `${str('agent') || 'agent'} session ${str('name')} ${d.resumed === true ? 'resumed' : 'started'}`
     case 'session_ended':

@@ -1,0 +1,94 @@
+/**
+ * Which transcript files make up one Claude session. Pure.
+ *
+ * - Main transcripts are `projects/<enc>/<session>.jsonl`. Two project folders can hold the same
+ *   `<session>.jsonl` (a copied or synced config dir): both are kept, the most recently active under the
+ *   session id and the others under `<id>@<folder>`, and the duplicates are reported.
+ * - Sub-agents write their own files, in two layouts: 2.0.x `projects/<enc>/agent-<id>.jsonl`, whose lines
+ *   name the parent in `sessionId`, and 2.1.x `projects/<enc>/<session>/subagents/agent-<id>.jsonl`.
+ *   Compaction runs write `agent-acompact-<id>.jsonl` there (2.1.x): spend of the main thread, not a
+ *   sub-agent. 1.0.x kept sub-agent lines in the main file (`isSidechain`), where the fold counts them.
+ * Their spend belongs to the parent session, even when its main file is empty or missing (a session that
+ * only warmed up, a main file not copied): that session is still accounted, with the sub-agents' cwd.
+ */
+import { basename, dirname } from 'node:path'
+import type { TokenUsage } from '../../../shared/schemas/session.ts'
+import type { TranscriptSummary } from './records.ts'
+import { summarizeTokens } from './transcript-fold.ts'
+import { emptyTokenUsage } from './usage-tally.ts'
+
+export interface SideTranscript {
+  /** The session it belongs to, from its folder (2.1.x) or its lines' `sessionId` (2.0.x). */
+  parentSessionId: string
+  kind: 'subagent' | 'compaction'
+  summary: TranscriptSummary
+}
+
+export interface SideSpend {
+  /** Sub-agents and compaction runs together. */
+  total: TokenUsage
+  /** Sub-agents only. */
+  subagents: TokenUsage
+  subagentFiles: number
+  /** The cwd the side files name, for a session whose main file names none. */
+  cwd: string | null
+}
+
+/** `agent-<id>.jsonl` → its kind; null for any other name. */
+export function sideTranscriptKind(fileName: string): SideTranscript['kind'] | null {
+  if (!fileName.startsWith('agent-') || !fileName.endsWith('.jsonl')) return null
+  return fileName.startsWith('agent-acompact') ? 'compaction' : 'subagent'
+}
+
+export function sideSpendByParent(files: readonly SideTranscript[]): Map<string, SideSpend> {
+  const byParent = new Map<string, SideSpend>()
+  for (const file of files) {
+    let spend = byParent.get(file.parentSessionId)
+    if (!spend) {
+      spend = { total: emptyTokenUsage(), subagents: emptyTokenUsage(), subagentFiles: 0, cwd: null }
+      byParent.set(file.parentSessionId, spend)
+    }
+    const tokens = summarizeTokens(file.summary)
+    add(spend.total, tokens)
+    if (file.kind === 'subagent') {
+      add(spend.subagents, tokens)
+      spend.subagentFiles++
+    }
+    spend.cwd ??= file.summary.sidechainCwd ?? file.summary.cwd
+  }
+  return byParent
+}
+
+function add(sum: TokenUsage, more: TokenUsage): void {
+  sum.input += more.input
+  sum.output += more.output
+  sum.cache_read += more.cache_read
+  sum.cache_creation += more.cache_creation
+  sum.total = sum.input + sum.output + sum.cache_read + sum.cache_creation
+}
+
+/** Main transcripts by session id; a duplicated id keeps the most recently active under the plain id. */
+export function mainTranscriptsById(
+  transcripts: readonly TranscriptSummary[],
+): Map<string, TranscriptSummary> {
+  const byId = new Map<string, TranscriptSummary>()
+  for (const t of newestFirst(transcripts)) {
+    const key = byId.has(t.sessionId) ? `${t.sessionId}@${basename(dirname(t.path))}` : t.sessionId
+    byId.set(key, t)
+  }
+  return byId
+}
+
+/** `<id>: <path>, <path>` for each session id held by more than one main transcript. */
+export function duplicateTranscriptNotes(transcripts: readonly TranscriptSummary[]): string[] {
+  const paths = new Map<string, string[]>()
+  for (const t of transcripts) paths.set(t.sessionId, [...(paths.get(t.sessionId) ?? []), t.path])
+  return [...paths]
+    .filter(([, list]) => list.length > 1)
+    .map(([id, list]) => `session ${id} has ${String(list.length)} transcripts: ${list.join(', ')}`)
+}
+
+function newestFirst(transcripts: readonly TranscriptSummary[]): TranscriptSummary[] {
+  const at = (t: TranscriptSummary) => (t.lastActivity ? Date.parse(t.lastActivity) || 0 : 0)
+  return [...transcripts].sort((a, b) => at(b) - at(a))
+}

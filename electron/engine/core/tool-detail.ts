@@ -1,0 +1,31 @@
+/**
+ * A few words about what a tool call wants to do (its command, file or URL), worded exactly as Navi's hook
+ * handler words it (`resources/hooks/navi-hook.mjs`, which cannot import this file), so that a permission
+ * reason reads the same whether the hooks or the transcript told Navi about the call. Pure.
+ */
+import { isObject } from './json-narrow.ts'
+
+/** tool_input keys that describe a call, most telling first (the same list as the hook handler's). */
+const TOOL_DETAIL_KEYS = [
+  'command',
+  'file_path',
+  'notebook_path',
+  'path',
+  'url',
+  'pattern',
+  'query',
+  'description',
+]
+export const MAX_TOOL_DETAIL = 200
+
+export function toolDetail(input: unknown): string | null {
+  if (!isObject(input)) return null
+  for (const key of TOOL_DETAIL_KEYS) {
+    const value = input[key]
+    if (typeof value !== 'string' || value.trim() === '') continue
+    const lines = value.trim().split('\n')
+    const first = lines.length > 1 ? `${lines[0] ?? ''} …` : (lines[0] ?? '')
+    return first.length > MAX_TOOL_DETAIL ? `${first.slice(0, MAX_TOOL_DETAIL - 1)}…` : first
+  }
+  return null
+}
