@@ -1,4 +1,5 @@
 /** Human output of the `navi` CLI: short, aligned, pure (text in, text out). */
+import { turnActivityText } from '../../shared/activity-text.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { pbiLabel, type ProjectSnapshot } from '../../shared/schemas/project.ts'
 import { SESSION_STATUS_LABEL, type Session } from '../../shared/schemas/session.ts'
@@ -30,7 +31,8 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     ATTENTION_ICON[p.attention],
     clip(p.name, 30),
     p.branch ?? '',
-    p.current_pbi ? clip(pbiLabel(p.current_pbi), 28) : '',
+    // Without a task list, the turns the agents finished are the progress.
+    p.current_pbi ? clip(pbiLabel(p.current_pbi), 28) : clip(turnActivityText(p.activity) ?? '', 60),
     p.current_pbi ? `${p.current_pbi.tasks.done}/${p.current_pbi.tasks.total}` : '',
     p.session_status ? SESSION_STATUS_LABEL[p.session_status] : 'no session',
     formatAgo(p.last_activity, now),

@@ -40,6 +40,7 @@ const KEPT_FIELDS = {
   message: MAX_STRING,
   notification_type: 100,
   reason: MAX_STRING,
+  error: MAX_STRING,
   source: 100,
   task_id: 200,
   task_subject: MAX_STRING,
@@ -59,6 +60,9 @@ const TOOL_DETAIL_KEYS = [
   'query',
   'description',
 ]
+
+/** Events whose tool call is worth describing: asked for, starting, or refused. */
+const TOOL_DETAIL_EVENTS = new Set(['PermissionRequest', 'PreToolUse', 'PermissionDenied'])
 
 function cap(value, max) {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value
@@ -127,7 +131,7 @@ function keptFields(payload) {
     if (typeof value === 'string') record[key] = cap(value, max)
     else if (typeof value === 'number' && key === 'task_id') record[key] = String(value)
   }
-  if (record.hook_event_name === 'PermissionRequest' || record.hook_event_name === 'PreToolUse') {
+  if (TOOL_DETAIL_EVENTS.has(record.hook_event_name)) {
     const detail = toolDetail(payload.tool_input)
     if (detail) record.tool_detail = detail
   }

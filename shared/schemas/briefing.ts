@@ -31,6 +31,7 @@ export type PmOutput = z.infer<typeof pmOutputSchema>
 
 export const pmTriggerSchema = z.enum([
   'task_completed',
+  'turn_completed',
   'pbi_completed',
   'commit',
   'on_demand',

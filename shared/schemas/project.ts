@@ -61,6 +61,24 @@ export type GitState = z.infer<typeof gitStateSchema>
 
 export const sessionSummarySchema = sessionSchema.omit({ task_lists: true })
 
+/**
+ * Progress when no task list says it: turns the project's agents finished (current models keep no task
+ * list unless the user turns the task tools on).
+ */
+export const turnActivitySchema = z.object({
+  turns_last_hour: z.number().int(),
+  last_turn: z
+    .object({
+      session: z.string(),
+      session_name: z.string(),
+      prompt: z.string().nullable(),
+      reply: z.string().nullable(),
+      ended_at: z.string(),
+    })
+    .nullable(),
+})
+export type TurnActivity = z.infer<typeof turnActivitySchema>
+
 /** One project's state, the seed's fields plus sessions, worktrees and task lists. */
 export const projectSnapshotSchema = z.object({
   name: z.string(),
@@ -75,6 +93,7 @@ export const projectSnapshotSchema = z.object({
   /** null when PR state is unknown (no `gh`, not authenticated, no remote). */
   has_pr: z.boolean().nullable(),
   current_pbi: pbiSchema.nullable(),
+  activity: turnActivitySchema.default({ turns_last_hour: 0, last_turn: null }),
   session_status: sessionStatusSchema.nullable(),
   session_status_reason: z.string().nullable(),
   last_activity: z.string().nullable(),

@@ -101,15 +101,26 @@ export const sessionSchema = z.object({
   /** Everything the session spent: its main thread and its sub-agents. */
   tokens: tokenUsageSchema,
   /** The part of `tokens` its sub-agents spent (their own transcript files). */
-  subagent_tokens: tokenUsageSchema,
+  subagent_tokens: tokenUsageSchema.default({
+    input: 0,
+    output: 0,
+    cache_read: 0,
+    cache_creation: 0,
+    total: 0,
+  }),
   last_prompt: z.string().nullable(),
   subagents: z.number().int(),
   /** Prompts the user sent. */
   turns: z.number().int(),
-  /** Turns that finished, and the last of them. */
-  turns_completed: z.number().int(),
-  last_turn: turnSummarySchema.nullable(),
-  last_denial: permissionDenialSchema.nullable(),
+  /**
+   * Turns that finished, and the last of them. Defaults are for snapshots saved by a Navi that did not
+   * record turns: -1 says "unknown", so the first diff against such a snapshot reports no old turn as new.
+   */
+  turns_completed: z.number().int().default(-1),
+  last_turn: turnSummarySchema.nullable().default(null),
+  /** When the most recent finished turns ended (up to 20), oldest first. */
+  recent_turn_ends: z.array(z.string()).default([]),
+  last_denial: permissionDenialSchema.nullable().default(null),
   pid: z.number().int().nullable(),
   /** tmux pane id (`%3`) and the server socket it lives on, for "go to session". */
   tmux_pane: z.string().nullable(),

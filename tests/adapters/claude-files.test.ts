@@ -178,6 +178,7 @@ describe('createClaudeTranscriptSource', () => {
   it('reports nothing and no error when there is no projects folder', async () => {
     expect(await createClaudeTranscriptSource(temp.paths).scan()).toEqual({
       summaries: [],
+      sideTranscripts: [],
       errors: [],
       corruptLines: 0,
       bytesRead: 0,

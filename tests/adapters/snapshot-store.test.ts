@@ -24,6 +24,7 @@ const snapshot = (
   commits_ahead: 0,
   dirty: false,
   has_pr: null,
+  activity: { turns_last_hour: 0, last_turn: null },
   current_pbi: {
     id: 'PBI-8',
     title: 'Research',

@@ -118,11 +118,16 @@ describe('claude transcript index', () => {
       'subagents',
     )
     await mkdir(subagents, { recursive: true })
-    await writeFile(join(subagents, 'agent-a1.jsonl'), jsonl([{ type: 'user', isSidechain: true }]))
+    const subagentLines = jsonl([{ type: 'user', isSidechain: true }])
+    await writeFile(join(subagents, 'agent-a1.jsonl'), subagentLines)
     await writeFile(join(subagents, 'agent-a1.meta.json'), JSON.stringify({ toolUseId: 'toolu_1' }))
     const first = createClaudeTranscriptSource(temp.paths)
     const cold = await first.scan()
-    expect(cold.bytesRead).toBe(total)
+    // Sub-agent files are read too: their spend belongs to the session.
+    expect(cold.bytesRead).toBe(total + Buffer.byteLength(subagentLines))
+    expect(cold.sideTranscripts.map((t) => [t.parentSessionId, t.kind])).toEqual([
+      [sessionId(0), 'subagent'],
+    ])
     expect(cold.corruptLines).toBe(1)
     await first.flush()
     expect((await stat(cacheFile)).size).toBeGreaterThan(0)

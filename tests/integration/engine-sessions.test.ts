@@ -11,6 +11,7 @@ import {
   createClaudeEnv,
   disposeClaudeEnv,
   runClaudePrint,
+  TASK_TOOLS_ON,
   type ClaudeEnv,
 } from '../support/claude-driver.ts'
 import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
@@ -47,10 +48,10 @@ afterAll(async () => {
   await rm(naviEnv.CODEX_HOME, { recursive: true, force: true })
 })
 
-async function claude(cwd: string, prompt: string): Promise<string> {
+async function claude(cwd: string, prompt: string, extraEnv: object = {}): Promise<string> {
   const run = await runClaudePrint({
     cwd,
-    env: claudeEnv,
+    env: { ...claudeEnv, ...extraEnv },
     prompt,
     args: ['--output-format', 'json', '--permission-mode', 'acceptEdits'],
     timeoutMs: 60_000,
@@ -85,7 +86,9 @@ describe('engine on real claude sessions and real repositories', () => {
         toolUse('TaskUpdate', { taskId: '2', status: 'completed' }, { delayMs: 1500 }),
         text('docs planned and done', { delayMs: 800 }),
       )
-      const taskSession = await claude(apollo.dir, 'plan and write the docs')
+      // Task tracking needs the task tools, off by default for current models (2.1.330); the two other
+      // sessions run with the CLI's defaults.
+      const taskSession = await claude(apollo.dir, 'plan and write the docs', TASK_TOOLS_ON)
       api.enqueue(
         toolUse('Write', { file_path: join(apollo.dir, 'src', 'notes.md'), content: 'notes\n' }),
         text('wrote notes'),
@@ -150,6 +153,21 @@ describe('engine on real claude sessions and real repositories', () => {
       expect(
         events.filter((e) => e.project === mnemosProject?.name && e.type.startsWith('task')),
       ).toEqual([])
+      // With the CLI's defaults there is no task list: each finished turn is the progress instead.
+      const turns = events.filter((e) => e.type === 'turn_completed')
+      expect(new Set(turns.map((e) => e.session))).toEqual(
+        new Set([taskSession, srcSession, mnemosSession]),
+      )
+      const mnemosTurn = turns.find((e) => e.session === mnemosSession)
+      expect(mnemosTurn?.details).toMatchObject({ prompt: 'say hello', reply: 'hello from mnemos' })
+      expect(mnemosProject?.activity).toMatchObject({
+        turns_last_hour: 1,
+        last_turn: { session: mnemosSession, prompt: 'say hello', reply: 'hello from mnemos' },
+      })
+      const mnemosLine = (await runNavi(['status'], naviEnv)).stdout
+        .split('\n')
+        .find((line) => line.includes(mnemosProject?.name ?? '?'))
+      expect(mnemosLine).toContain('1 turn in the last hour')
       // Events are logged once each, however many processes looked (watch, then status, then events).
       expect(new Set(events.map((e) => e.id)).size).toBe(events.length)
     } finally {

@@ -12,6 +12,7 @@ import {
   createClaudeEnv,
   disposeClaudeEnv,
   runClaudePrint,
+  TASK_TOOLS_ON,
 } from '../support/claude-driver.ts'
 import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
@@ -155,7 +156,8 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
       )
       const session = await runClaudePrint({
         cwd: repo.dir,
-        env: env as never,
+        // Task tools are off by default for current models (2.1.330); this run turns them on.
+        env: { ...env, ...TASK_TOOLS_ON } as never,
         prompt: 'write it',
         args: ['--output-format', 'json'],
         timeoutMs: 60_000,
@@ -185,6 +187,45 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
         (r) => (r.body as { messages?: unknown[] }).messages?.length === 1,
       )
       expect(firstTurns).toHaveLength(2)
+    } finally {
+      await watch.stop()
+    }
+  })
+
+  it("navi watch, the CLI's defaults (no task tools): a finished turn makes one batched run", async () => {
+    const { api, env, repo } = await setUp()
+    await writeFile(
+      join(env.NAVI_HOME, 'config.yaml'),
+      `projects:\n  - path: ${repo.dir}\npm:\n  batch_window: 3s\n  min_interval: 1s\n`,
+    )
+    api.enqueue(structured(briefing('First look: one quiet repository.')))
+    const watch = await startNaviWatch(env, 30_000, true)
+    try {
+      const briefings = () => watch.others.filter((o) => o.kind === 'briefing')
+      await waitUntil(() => briefings().length === 1, 60_000, 'the initialization briefing')
+      api.enqueue(
+        text('The parser now accepts empty input.'),
+        structured(briefing('The parser turn finished.')),
+      )
+      const session = await runClaudePrint({
+        cwd: repo.dir,
+        env: env as never,
+        prompt: 'make the parser accept empty input',
+        args: ['--output-format', 'json'],
+        timeoutMs: 60_000,
+      })
+      expect(session.exitCode).toBe(0)
+      await waitUntil(() => briefings().length === 2, 60_000, 'the briefing after the turn')
+      const run = pmRequests(api).find((r) =>
+        JSON.stringify(r.body).includes('make the parser accept empty input'),
+      )
+      const turn = inboxOf(run).events_since_last_invocation.find(
+        (e) => e.type === 'turn_completed',
+      )
+      expect(turn?.data).toMatchObject({
+        prompt: 'make the parser accept empty input',
+        reply: 'The parser now accepts empty input.',
+      })
     } finally {
       await watch.stop()
     }

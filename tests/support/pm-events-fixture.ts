@@ -23,6 +23,7 @@ export function makeProject(
     dirty: false,
     has_pr: false,
     current_pbi: null,
+    activity: { turns_last_hour: 0, last_turn: null },
     session_status: null,
     session_status_reason: null,
     last_activity: null,

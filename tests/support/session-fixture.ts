@@ -21,6 +21,7 @@ export function makeSession(over: Partial<Session> & Pick<Session, 'id'>): Sessi
     turns: 0,
     turns_completed: 0,
     last_turn: null,
+    recent_turn_ends: [],
     last_denial: null,
     pid: null,
     tmux_pane: null,

@@ -171,8 +171,9 @@ function diffTurns(
 ): EngineEvent[] {
   const events: EngineEvent[] = []
   const turn = session.last_turn
+  // -1: the previous snapshot predates turn records (see sessionSchema), so nothing is known to be new.
   const newTurn = old
-    ? session.turns_completed > old.turns_completed && turn !== null
+    ? old.turns_completed >= 0 && session.turns_completed > old.turns_completed && turn !== null
     : turn !== null && after(turn.ended_at, ctx.since)
   if (newTurn && turn) {
     events.push(

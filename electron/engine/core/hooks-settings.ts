@@ -8,7 +8,13 @@
  * accident. Navi always adds its own group per event and never edits a user's group.
  */
 
-/** Events Navi listens to. */
+/**
+ * Events Navi listens to (what each means: core/hook-fold.ts). The others are left alone on purpose:
+ * PreCompact/PostCompact, SubagentStart, PostToolBatch, MessageDisplay, DirectoryAdded, Pre/PostModelSwitch,
+ * Elicitation*, ConfigChange, InstructionsLoaded, Setup, TeammateIdle, CwdChanged and FileChanged say
+ * nothing about whether an agent needs its user, and WorktreeCreate/WorktreeRemove hooks *replace* the
+ * CLI's own worktree handling, so installing one would break `claude --worktree`.
+ */
 export const NAVI_HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
@@ -16,8 +22,10 @@ export const NAVI_HOOK_EVENTS = [
   'PostToolUse',
   'PostToolUseFailure',
   'PermissionRequest',
+  'PermissionDenied',
   'Notification',
   'Stop',
+  'StopFailure',
   'SubagentStop',
   'SessionEnd',
   'TaskCreated',
@@ -31,6 +39,7 @@ const TOOL_EVENTS: ReadonlySet<string> = new Set([
   'PostToolUse',
   'PostToolUseFailure',
   'PermissionRequest',
+  'PermissionDenied',
 ])
 
 /**

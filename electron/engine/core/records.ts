@@ -88,6 +88,8 @@ export interface TranscriptSummary {
   /** The last turn that ended with a marker (stop reason, turn_duration, Stop hook, next prompt). */
   lastTurn: CompletedTurn | null
   turnsCompleted: number
+  /** When the most recent finished turns ended (at most RECENT_TURN_ENDS, oldest first). */
+  recentTurnEnds: string[]
   /** The `sessionId` the lines name: the parent session, in a sub-agent's own file. */
   ownerSessionId: string | null
   /** The cwd of sub-agent (sidechain) lines, for a sub-agent file whose main transcript is gone. */

@@ -130,6 +130,7 @@ export function assembleCodexSession(rollout: CodexRolloutSummary, now: number):
     turns: rollout.turns,
     turns_completed: 0,
     last_turn: null,
+    recent_turn_ends: [],
     last_denial: null,
     pid: null,
     tmux_pane: null,
@@ -142,11 +143,12 @@ export function assembleCodexSession(rollout: CodexRolloutSummary, now: number):
 function turnFields(
   transcript: TranscriptSummary | null,
   now: number,
-): Pick<Session, 'turns_completed' | 'last_turn'> {
-  if (!transcript) return { turns_completed: 0, last_turn: null }
-  const { last, count } = finishedTurns(transcript, now, REPLY_QUIET_MS)
+): Pick<Session, 'turns_completed' | 'last_turn' | 'recent_turn_ends'> {
+  if (!transcript) return { turns_completed: 0, last_turn: null, recent_turn_ends: [] }
+  const { last, count, recentEnds } = finishedTurns(transcript, now, REPLY_QUIET_MS)
   return {
     turns_completed: count,
+    recent_turn_ends: recentEnds,
     last_turn: last
       ? {
           prompt: last.prompt,

@@ -1,5 +1,11 @@
 /** Builds one project snapshot from its group, git state and task lists, and orders projects by attention. */
-import type { Attention, GitState, Pbi, ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import type {
+  Attention,
+  GitState,
+  Pbi,
+  ProjectSnapshot,
+  TurnActivity,
+} from '../../../shared/schemas/project.ts'
 import type { Session, SessionStatus, TaskList } from '../../../shared/schemas/session.ts'
 import { countTasks, currentPbi } from './checklist.ts'
 import type { ProjectGroup } from './projects.ts'
@@ -59,6 +65,7 @@ export function buildSnapshot(input: SnapshotInput): ProjectSnapshot | null {
     dirty: git?.dirty ?? null,
     has_pr: prKnown(git) ? git?.pr.state === 'open' : null,
     current_pbi: pbi,
+    activity: turnActivity(group.sessions, now),
     session_status: lead?.status ?? null,
     session_status_reason: lead?.status_reason ?? null,
     last_activity: lastActivity,
@@ -71,6 +78,26 @@ export function buildSnapshot(input: SnapshotInput): ProjectSnapshot | null {
   }
   snapshot.attention = deriveAttention(snapshot, now)
   return snapshot
+}
+
+/** Turns finished in the last hour across the project's sessions, and the newest of them. */
+export function turnActivity(sessions: readonly Session[], now: number): TurnActivity {
+  let turnsLastHour = 0
+  let last: TurnActivity['last_turn'] = null
+  for (const s of sessions) {
+    turnsLastHour += s.recent_turn_ends.filter((at) => recent(at, now, ACTIVE_WINDOW_MS)).length
+    const turn = s.last_turn
+    if (turn && (!last || Date.parse(turn.ended_at) > Date.parse(last.ended_at))) {
+      last = {
+        session: s.id,
+        session_name: s.name,
+        prompt: turn.prompt,
+        reply: turn.reply,
+        ended_at: turn.ended_at,
+      }
+    }
+  }
+  return { turns_last_hour: turnsLastHour, last_turn: last }
 }
 
 /**

@@ -80,6 +80,7 @@ const encodedTranscriptSchema = z.object({
   openTurn: turnSchema.nullable(),
   lastTurn: completedTurnSchema.nullable(),
   turnsCompleted: z.number(),
+  recentTurnEnds: z.array(z.string()),
   ownerSessionId: nullableString,
   sidechainCwd: nullableString,
   corruptLines: z.number(),

@@ -57,6 +57,7 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     openTurn: null,
     lastTurn: null,
     turnsCompleted: 0,
+    recentTurnEnds: [],
     ownerSessionId: null,
     sidechainCwd: null,
     corruptLines: 0,

@@ -15,6 +15,8 @@ import type { CompletedTurn, TranscriptSummary, TurnRecord } from './records.ts'
 
 /** What a turn keeps of the agent's reply: enough for an excerpt, never a whole document. */
 export const REPLY_MAX = 500
+/** Finished turns whose end time is kept: enough to count an hour of a busy session. */
+export const RECENT_TURN_ENDS = 20
 
 export function openTurn(summary: TranscriptSummary, prompt: string | null, at: string): void {
   closeTurnIfReplied(summary)
@@ -41,6 +43,7 @@ export function closeTurn(summary: TranscriptSummary, at: string, durationMs?: n
   }
   summary.lastTurn = completed(turn, at, durationMs)
   summary.turnsCompleted++
+  summary.recentTurnEnds = [...summary.recentTurnEnds, at].slice(-RECENT_TURN_ENDS)
   summary.openTurn = null
 }
 
@@ -72,11 +75,15 @@ export function finishedTurns(
   summary: TranscriptSummary,
   now: number,
   quietMs: number,
-): { last: CompletedTurn | null; count: number } {
+): { last: CompletedTurn | null; count: number; recentEnds: string[] } {
   const tail = summary.tail
   const turn = summary.openTurn
   if (tail.kind === 'reply' && turn && now - Date.parse(tail.at) >= quietMs) {
-    return { last: completed(turn, tail.at), count: summary.turnsCompleted + 1 }
+    return {
+      last: completed(turn, tail.at),
+      count: summary.turnsCompleted + 1,
+      recentEnds: [...summary.recentTurnEnds, tail.at].slice(-RECENT_TURN_ENDS),
+    }
   }
-  return { last: summary.lastTurn, count: summary.turnsCompleted }
+  return { last: summary.lastTurn, count: summary.turnsCompleted, recentEnds: summary.recentTurnEnds }
 }

@@ -2,6 +2,7 @@
  * Pure views of the engine's data for the popover: sorting, wording, colours and relative times. No DOM, no
  * store, no I/O: `now` is always passed in, so the unit tests (tests/unit/renderer-selectors.test.ts) pin it.
  */
+import { turnActivityText } from '../../../shared/activity-text.ts'
 import type { ToolStatus } from '../../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
@@ -77,7 +78,9 @@ export function projectLine(p: ProjectSnapshot, now: number): ProjectLine {
     name: singleLine(p.name),
     icon: ATTENTION_ICON[p.attention],
     attention: p.attention,
-    work: pbi ? singleLine(pbiLabel(pbi)) : p.branch ? `on ${singleLine(p.branch)}` : null,
+    work: pbi
+      ? singleLine(pbiLabel(pbi))
+      : (turnActivityText(p.activity) ?? (p.branch ? `on ${singleLine(p.branch)}` : null)),
     progress: pbi ? `${pbi.tasks.done}/${pbi.tasks.total}` : null,
     status: sessionStatusLabel(p.session_status),
     ago: relativeTime(now, p.last_activity),

@@ -132,6 +132,10 @@ function headline(event: EngineEvent): string | null {
       return text(d.task_title)
     case 'pbi_completed':
       return text(d.title)
+    case 'turn_completed':
+      return text(d.prompt)
+    case 'permission_denied':
+      return text(d.tool)
     case 'branch_created':
       return text(d.branch)
     case 'session_status_change':

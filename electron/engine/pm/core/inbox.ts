@@ -95,6 +95,8 @@ const HIGH_VALUE: ReadonlySet<EventType> = new Set([
   'task_completed',
   'pbi_completed',
   'pr_created',
+  'turn_completed',
+  'permission_denied',
 ])
 const NEEDS_USER: ReadonlySet<unknown> = new Set(['needs_permission', 'waiting_input'])
 

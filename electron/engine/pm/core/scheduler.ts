@@ -4,7 +4,8 @@
  * a new state; nothing here reads a clock.
  *
  * Rules (issue 3 §3, seed 000 "Invocation Triggers"):
- * - `task_completed`, `pbi_completed` and `commit` events trigger a run; other events ride along on the next.
+ * - `task_completed`, `pbi_completed`, `commit` and `turn_completed` events trigger a run; other events ride
+ *   along on the next.
  * - Bursts are batched: a run is due `batchWindowMs` after the first trigger event of a batch arrived
  *   (arrival, not the event's own timestamp: that is when Navi learned of it).
  * - At most one run at a time; an automatic run starts at least `minIntervalMs` after the previous run of
@@ -49,6 +50,8 @@ export const TRIGGER_TYPES: readonly (EventType & PmTrigger)[] = [
   'pbi_completed',
   'task_completed',
   'commit',
+  // Current models keep no task list by default (Claude Code 2.1.330): a finished turn is their progress.
+  'turn_completed',
 ]
 
 export interface SchedulerState {
