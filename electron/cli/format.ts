@@ -32,7 +32,9 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     clip(p.name, 30),
     p.branch ?? '',
     // Without a task list, the turns the agents finished are the progress.
-    p.current_pbi ? clip(pbiLabel(p.current_pbi), 28) : clip(turnActivityText(p.activity) ?? '', 60),
+    p.current_pbi
+      ? clip(pbiLabel(p.current_pbi), 28)
+      : clip(turnActivityText(p.activity) ?? '', 60),
     p.current_pbi ? `${p.current_pbi.tasks.done}/${p.current_pbi.tasks.total}` : '',
     p.session_status ? SESSION_STATUS_LABEL[p.session_status] : 'no session',
     formatAgo(p.last_activity, now),

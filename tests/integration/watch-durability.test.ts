@@ -122,10 +122,12 @@ describe.skipIf(!canMountTmpfs)('navi watch on a full disk (needs root and tmpfs
         () => during.every((sha) => shasOf(watch.events).includes(sha)),
         60_000,
         () =>
-        `all ${during.length} commits (have ${shasOf(watch.events).length}; missing ${during
-          .filter((sha) => !shasOf(watch.events).includes(sha))
-          .map((sha) => `${sha.slice(0, 7)}${loggedCommits(env).includes(sha) ? ' (logged)' : ''}`)
-          .join(', ')}; stderr: ${watch.stderr()})`,
+          `all ${during.length} commits (have ${shasOf(watch.events).length}; missing ${during
+            .filter((sha) => !shasOf(watch.events).includes(sha))
+            .map(
+              (sha) => `${sha.slice(0, 7)}${loggedCommits(env).includes(sha) ? ' (logged)' : ''}`,
+            )
+            .join(', ')}; stderr: ${watch.stderr()})`,
       )
       expectEachOnce(shasOf(watch.events), [first, ...during])
       expectEachOnce(loggedCommits(env), [first, ...during])

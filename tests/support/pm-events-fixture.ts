@@ -153,7 +153,12 @@ export function generateCorpus(options: {
         duration_ms: Math.floor(rand() * 600_000),
         turns: 1,
       }),
-      permission_denied: () => ({ name: 'main', tool: 'Bash', detail: 'rm -rf build', reason: phrase() }),
+      permission_denied: () => ({
+        name: 'main',
+        tool: 'Bash',
+        detail: 'rm -rf build',
+        reason: phrase(),
+      }),
       session_status_change: () => ({
         from: pick(STATUSES),
         to: pick(STATUSES),

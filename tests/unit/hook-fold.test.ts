@@ -237,3 +237,50 @@ describe('foldHookLine', () => {
     expect(permissionMessage('Write', 'x'.repeat(500)).length).toBeLessThan(150)
   })
 })
+
+describe('foldHookLine on 2.1.330 auto mode', () => {
+  it('agent_needs_input during a tool call is a permission for that call, worded like PermissionRequest', () => {
+    const { state } = fold([
+      line('UserPromptSubmit'),
+      line('PreToolUse', { tool_name: 'Bash', tool_detail: 'touch /tmp/x' }),
+      line('Notification', {
+        notification_type: 'agent_needs_input',
+        message: 'Claude needs your attention',
+      }),
+    ])
+    expect(state?.message).toBe(permissionMessage('Bash', 'touch /tmp/x'))
+    expect(state?.notificationType).toBe('agent_needs_input')
+    expect(state?.toolName).toBe('Bash')
+  })
+
+  it('agent_needs_input with no tool call in flight keeps its own message', () => {
+    const { state } = fold([
+      line('Stop'),
+      line('Notification', { notification_type: 'agent_needs_input', message: 'Pick a plan' }),
+    ])
+    expect(state?.message).toBe('Pick a plan')
+    expect(state?.toolName).toBeNull()
+  })
+
+  it('PermissionDenied keeps the denial (tool, detail, reason) and the session goes on working', () => {
+    const pre = line('PreToolUse', { tool_name: 'Bash' })
+    const denied = line('PermissionDenied', {
+      tool_name: 'Bash',
+      tool_detail: 'rm -rf build',
+      reason: 'Blocked by auto mode: destructive command',
+    })
+    const { state } = fold([pre, denied])
+    expect(state?.lastEvent).toBe('PermissionDenied')
+    expect(state?.lastDenial).toEqual({
+      toolName: 'Bash',
+      detail: 'rm -rf build',
+      reason: 'Blocked by auto mode: destructive command',
+      at: denied.received_at,
+    })
+  })
+
+  it('StopFailure ends the turn with the error', () => {
+    const { state } = fold([line('UserPromptSubmit'), line('StopFailure', { error: 'rate_limit' })])
+    expect(state?.message).toBe('turn failed: rate_limit')
+  })
+})

@@ -64,7 +64,13 @@ function hook(over: Partial<HookSessionState>): HookSessionState {
 describe('decideClaudeStatus', () => {
   it('a stale live file (dead pid) is ended, even when it says waiting', () => {
     const d = decideClaudeStatus({
-      transcript: transcript({ kind: 'tool_pending', at: at(5), toolName: 'Bash', toolUseId: 't', detail: null }),
+      transcript: transcript({
+        kind: 'tool_pending',
+        at: at(5),
+        toolName: 'Bash',
+        toolUseId: 't',
+        detail: null,
+      }),
       live: live({ alive: false, status: 'waiting', waitingFor: 'permission prompt' }),
       hook: null,
       hookPidAlive: null,
@@ -293,5 +299,61 @@ describe('decideCodexStatus', () => {
     expect(decideCodexStatus(rollout({ inTurn: true, lastActivity: at(3600) }), NOW).status).toBe(
       'ended',
     )
+  })
+})
+
+describe('one status, one reason for a dialog (2.1.330)', () => {
+  const pending = transcript({
+    kind: 'tool_pending',
+    at: at(5),
+    toolName: 'Bash',
+    toolUseId: 't',
+    detail: 'touch /tmp/x',
+  })
+  const decide = (waitingFor: string, t = pending, h: HookSessionState | null = null) =>
+    decideClaudeStatus({
+      transcript: t,
+      live: live({ status: 'waiting', waitingFor, statusUpdatedAt: NOW - 1000 }),
+      hook: h,
+      hookPidAlive: null,
+      liveFilesSupported: true,
+      now: NOW,
+    })
+
+  it.each(['permission prompt', 'sandbox request', 'worker request', 'goal proposal'])(
+    'waitingFor %s is a permission, named after the pending call',
+    (waitingFor) => {
+      const d = decide(waitingFor)
+      expect(d.status).toBe('needs_permission')
+      expect(d.reason).toBe('Permission needed: Bash (touch /tmp/x)')
+    },
+  )
+
+  it('dialog open while a call waits is that call’s permission; otherwise waiting for input', () => {
+    expect(decide('dialog open')).toMatchObject({
+      status: 'needs_permission',
+      reason: 'Permission needed: Bash (touch /tmp/x)',
+    })
+    const idleTail = transcript({ kind: 'turn_end', at: at(5) })
+    expect(decide('dialog open', idleTail)).toMatchObject({
+      status: 'waiting_input',
+      reason: 'waiting for dialog open',
+    })
+    expect(decide('input needed').status).toBe('waiting_input')
+  })
+
+  it('hooks (agent_needs_input) and the live file (dialog open) agree, so hooks word it', () => {
+    const h = hook({
+      lastEvent: 'Notification',
+      notificationType: 'agent_needs_input',
+      toolName: 'Bash',
+      message: 'Permission needed: Bash (touch /tmp/x)',
+      lastEventAt: at(2),
+    })
+    expect(decide('dialog open', pending, h)).toMatchObject({
+      status: 'needs_permission',
+      source: 'hooks',
+      reason: 'Permission needed: Bash (touch /tmp/x)',
+    })
   })
 })

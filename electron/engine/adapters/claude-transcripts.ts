@@ -46,7 +46,8 @@ export interface TranscriptSourceOptions {
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/
 /** Where a bulky line type starts (2.1.330: most of a transcript's bytes, nothing Navi reads). */
-const BULKY_LINE_HEAD = /^\{"type":"api-request-(?:shape|blob)"|"attachment":\{"type":"prompt_snapshot"/
+const BULKY_LINE_HEAD =
+  /^\{"type":"api-request-(?:shape|blob)"|"attachment":\{"type":"prompt_snapshot"/
 const HEAD_CHARS = 200
 
 /** True for a line the fold would ignore anyway and that is too big to parse for nothing. */
@@ -62,7 +63,8 @@ function roleOf(relativeParts: readonly string[]): FileRole | null {
   if (!name.endsWith('.jsonl')) return null
   const side = sideTranscriptKind(name)
   // `<enc>/<session>.jsonl` or 2.0.x `<enc>/agent-<id>.jsonl` (its lines name the parent session).
-  if (relativeParts.length === 2) return side ? { kind: side, parentFromDir: null } : { kind: 'main' }
+  if (relativeParts.length === 2)
+    return side ? { kind: side, parentFromDir: null } : { kind: 'main' }
   // 2.1.x `<enc>/<session>/subagents/agent-<id>.jsonl`.
   if (relativeParts.length === 4 && relativeParts[2] === 'subagents' && side) {
     return { kind: side, parentFromDir: relativeParts[1] ?? null }

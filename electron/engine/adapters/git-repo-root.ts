@@ -107,6 +107,8 @@ export function createRepoRootCache(trust: RepoTrust = createRepoTrust()): RepoR
   const memo = new Map<string, RepoLocation | null>()
   return {
     find(cwd) {
+      // Never `resolve` a relative cwd: that would make it a path under wherever Navi runs.
+      if (!isAbsolute(cwd)) return null
       const key = resolve(cwd)
       let location = memo.get(key)
       if (location === undefined) {

@@ -194,13 +194,20 @@ function diffTurns(
     )
   }
   const denial = session.last_denial
-  const newDenial = old ? denial !== null && denial.at !== old.last_denial?.at : after(denial?.at, ctx.since)
+  const newDenial = old
+    ? denial !== null && denial.at !== old.last_denial?.at
+    : after(denial?.at, ctx.since)
   if (newDenial && denial) {
     events.push(
       make(
         'permission_denied',
         [session.id, denial.at],
-        { name: session.name, tool: denial.tool, detail: denial.detail, reason: excerpt(denial.reason) },
+        {
+          name: session.name,
+          tool: denial.tool,
+          detail: denial.detail,
+          reason: excerpt(denial.reason),
+        },
         session.id,
       ),
     )

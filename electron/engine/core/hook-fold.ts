@@ -142,13 +142,22 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     if (isWaitingOnPermission(prev) && (otherToolFinished || sameToolStarting)) return null
     // A PostToolUse carries no detail: the call it finishes keeps the one its PreToolUse gave.
     const keepDetail = event !== 'PreToolUse' && prev?.toolName === line.tool_name
-    return { ...status, ...tool, toolDetail: keepDetail ? (prev?.toolDetail ?? null) : tool.toolDetail }
+    return {
+      ...status,
+      ...tool,
+      toolDetail: keepDetail ? (prev?.toolDetail ?? null) : tool.toolDetail,
+    }
   }
   if (event === 'PermissionRequest') {
     return { ...status, message: permissionMessage(tool.toolName, tool.toolDetail), ...tool }
   }
   if (event === 'PermissionDenied') {
-    const denial = { ...tool, detail: tool.toolDetail, reason: line.reason ?? null, at: line.received_at }
+    const denial = {
+      toolName: tool.toolName,
+      detail: tool.toolDetail,
+      reason: line.reason ?? null,
+      at: line.received_at,
+    }
     return { ...status, toolName: null, toolDetail: null, lastDenial: denial }
   }
   if (event === 'Notification') {

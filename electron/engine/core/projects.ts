@@ -27,7 +27,9 @@ export function groupProjects(input: GroupingInput): ProjectGroup[] {
   const groups = new Map<string, ProjectGroup>()
   const groupFor = (dir: string): ProjectGroup => {
     const repoRoot = input.repoRootOf(dir)
-    const key = repoRoot ?? dir
+    // Windows writes one folder as `C:\x` and `c:\x` (hook payloads of one machine do both).
+    const key =
+      repoRoot ?? dir.replace(/^([a-z]):\\/, (_, drive: string) => `${drive.toUpperCase()}:\\`)
     let group = groups.get(key)
     if (!group) {
       group = {

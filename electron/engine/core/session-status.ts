@@ -196,7 +196,10 @@ function statusFromTranscript(t: TranscriptSummary, now: number): StatusDecision
       if (now - ms(tail.at) >= REPLY_QUIET_MS) return idle('turn finished', tail.at, 'transcript')
       return { status: 'working', reason: null, since: tail.at, source: 'transcript' }
     case 'api_retry': {
-      const attempt = tail.maxRetries > 0 ? ` (attempt ${String(tail.attempt)} of ${String(tail.maxRetries)})` : ''
+      const attempt =
+        tail.maxRetries > 0
+          ? ` (attempt ${String(tail.attempt)} of ${String(tail.maxRetries)})`
+          : ''
       const what = tail.message ? `: ${tail.message}` : ''
       return {
         status: 'working',

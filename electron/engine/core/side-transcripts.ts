@@ -45,7 +45,12 @@ export function sideSpendByParent(files: readonly SideTranscript[]): Map<string,
   for (const file of files) {
     let spend = byParent.get(file.parentSessionId)
     if (!spend) {
-      spend = { total: emptyTokenUsage(), subagents: emptyTokenUsage(), subagentFiles: 0, cwd: null }
+      spend = {
+        total: emptyTokenUsage(),
+        subagents: emptyTokenUsage(),
+        subagentFiles: 0,
+        cwd: null,
+      }
       byParent.set(file.parentSessionId, spend)
     }
     const tokens = summarizeTokens(file.summary)

@@ -5,10 +5,12 @@
  * Lines are narrowed by hand rather than with zod: this runs over every line of every transcript
  * (1 GB corpora) and only reads a handful of fields. Unknown types and fields are ignored.
  */
-import type { TaskItem, TaskStatus, TokenUsage } from '../../../shared/schemas/session.ts'
+import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { PendingTool, TranscriptSummary, TranscriptTail } from './records.ts'
 import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
-import { classifyUserLine } from './transcript-prompt.ts'
+import { classifyUserLine, isExpansion } from './transcript-prompt.ts'
+import { foldTodos } from './transcript-todos.ts'
+import { apiErrorMessage, isStopHookLine } from './transcript-system-lines.ts'
 import { abandonTurn, closeTurn, openTurn, recordReply } from './transcript-turns.ts'
 import { toolDetail } from './tool-detail.ts'
 import {
@@ -28,11 +30,6 @@ const LAST_PROMPT_MAX = 2000
 const TITLE_MAX = 200
 const PATH_MAX = 4096
 const SHORT_MAX = 256
-/** A 1.0.x Stop-hook result line: `\u001b[1mStop\u001b[22m [cmd] completed successfully: …`. */
-const STOP_HOOK_LINE = /^(?:\u001b\[[0-9;]*m)*Stop(?:\u001b\[[0-9;]*m)*\s/
-
-const isTaskStatus = (value: unknown): value is TaskStatus =>
-  value === 'pending' || value === 'in_progress' || value === 'completed'
 
 export function emptyTranscriptSummary(sessionId: string, path: string): TranscriptSummary {
   return {
@@ -243,14 +240,6 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
   }
 }
 
-const NOT_EXPANSIONS = ['Caveat:', '<local-command-caveat>', '<system-reminder>']
-
-function isExpansion(line: JsonObject): boolean {
-  const content = isObject(line.message) ? line.message.content : undefined
-  const first = Array.isArray(content) ? content.find(isObject)?.text : content
-  return typeof first === 'string' && !NOT_EXPANSIONS.some((p) => first.trimStart().startsWith(p))
-}
-
 function startPrompt(summary: TranscriptSummary, text: string | null, at: string): void {
   summary.pendingCommand = null
   pendingOf(summary).clear()
@@ -338,38 +327,12 @@ function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string
   } else if (line.subtype === 'api_error') {
     const attempt = typeof line.retryAttempt === 'number' ? line.retryAttempt : 0
     const maxRetries = typeof line.maxRetries === 'number' ? line.maxRetries : 0
-    summary.tail = { kind: 'api_retry', at, message: apiErrorMessage(line.error), attempt, maxRetries }
+    summary.tail = {
+      kind: 'api_retry',
+      at,
+      message: apiErrorMessage(line.error),
+      attempt,
+      maxRetries,
+    }
   }
-}
-
-/** 1.0.x wrote Stop-hook results as `system` lines without a subtype. */
-function isStopHookLine(line: JsonObject): boolean {
-  return line.subtype === undefined && typeof line.content === 'string' && STOP_HOOK_LINE.test(line.content)
-}
-
-function apiErrorMessage(error: unknown): string {
-  if (typeof error === 'string') return asCappedString(error, TITLE_MAX) ?? ''
-  if (!isObject(error)) return ''
-  const nested = isObject(error.error) ? error.error : null
-  const inner = nested && isObject(nested.error) ? nested.error : nested
-  const message = asString(inner?.message) ?? asString(error.message)
-  const status = typeof error.status === 'number' ? `${String(error.status)} ` : ''
-  return asCappedString(`${status}${message ?? ''}`.trim(), TITLE_MAX) ?? ''
-}
-
-/** More to-dos than any agent keeps: the rest of a list this long is not read. */
-const MAX_TODOS = 1000
-
-/** TodoWrite items `{content, status, activeForm}` → TaskItem with ids `1..n`. */
-function foldTodos(summary: TranscriptSummary, todos: unknown): void {
-  if (!Array.isArray(todos)) return
-  const items: TaskItem[] = []
-  for (const todo of todos.slice(0, MAX_TODOS)) {
-    if (!isObject(todo)) continue
-    const title = asCappedString(todo.content, TITLE_MAX)
-    const status = todo.status
-    if (title === null || !isTaskStatus(status)) continue
-    items.push({ id: String(items.length + 1), title, status })
-  }
-  summary.todos = items
 }

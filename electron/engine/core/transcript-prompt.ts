@@ -66,3 +66,12 @@ function slashCommand(text: string): string | null {
   const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? ''
   return args ? `/${name} ${args}` : `/${name}`
 }
+
+const NOT_EXPANSIONS = ['Caveat:', '<local-command-caveat>', '<system-reminder>']
+
+/** An `isMeta` line that expands a custom command or skill for the model (not a caveat or reminder). */
+export function isExpansion(line: JsonObject): boolean {
+  const content = isObject(line.message) ? line.message.content : undefined
+  const first = Array.isArray(content) ? content.find(isObject)?.text : content
+  return typeof first === 'string' && !NOT_EXPANSIONS.some((p) => first.trimStart().startsWith(p))
+}

@@ -85,5 +85,9 @@ export function finishedTurns(
       recentEnds: [...summary.recentTurnEnds, tail.at].slice(-RECENT_TURN_ENDS),
     }
   }
-  return { last: summary.lastTurn, count: summary.turnsCompleted, recentEnds: summary.recentTurnEnds }
+  return {
+    last: summary.lastTurn,
+    count: summary.turnsCompleted,
+    recentEnds: summary.recentTurnEnds,
+  }
 }
