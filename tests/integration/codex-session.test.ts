@@ -225,7 +225,9 @@ describe.skipIf(codexMissing)(
         project_dir: repo.dir,
         status: 'ended',
         turns: 2,
-        last_prompt: 'first prompt',
+        // The session is named after its first prompt; the last prompt is what it last worked on.
+        name: 'first prompt',
+        last_prompt: 'continue',
         tokens: expectedTokens(modelRequests(api)),
       })
       expect(modelRequests(api)).toBe(3)

@@ -89,7 +89,11 @@ describe.skipIf(tmuxMissing)(
           const waiting = await waitUntil(
             async () => {
               const s = await sessionOf(engine, repo.dir)
-              return s?.status === 'needs_permission' && (!withHooks || s.status_source === 'hooks')
+              // The tool call's transcript line can land just after the dialog opens (2.1.197):
+              // wait until the reason names it, as it does once both are written.
+              return s?.status === 'needs_permission' &&
+                (!withHooks || s.status_source === 'hooks') &&
+                s.status_reason === `Permission needed: Bash (touch ${outside})`
                 ? s
                 : null
             },
