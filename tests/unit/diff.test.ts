@@ -193,3 +193,78 @@ describe('diffSnapshots', () => {
     expect(diffSnapshots(snap(), snap({ task_lists: [done] }), ctx)).toEqual([])
   })
 })
+
+describe('diffSnapshots: turns and denials', () => {
+  const turn = (endedAt: number, prompt = 'fix it') => ({
+    prompt,
+    started_at: iso(endedAt - 4000),
+    ended_at: iso(endedAt),
+    duration_ms: 4000,
+    reply: 'Fixed.',
+  })
+
+  it('a finished turn is one turn_completed with the prompt, the reply and how many turns finished', () => {
+    const before = snap({
+      sessions: [session('s1', { turns_completed: 1, last_turn: turn(NOW - 60_000) })],
+    })
+    const after = snap({
+      sessions: [session('s1', { turns_completed: 3, last_turn: turn(NOW - 500, 'add tests') })],
+    })
+    const events = diffSnapshots(before, after, ctx).filter((e) => e.type === 'turn_completed')
+    expect(events.map((e) => [e.session, e.details])).toEqual([
+      [
+        's1',
+        {
+          agent: 'claude',
+          name: 's-s1',
+          prompt: 'add tests',
+          reply: 'Fixed.',
+          duration_ms: 4000,
+          turns: 2,
+        },
+      ],
+    ])
+    expect(diffSnapshots(after, after, ctx)).toEqual([])
+  })
+
+  it('a snapshot from before turns were recorded (-1) reports no old turn as new', () => {
+    const before = snap({ sessions: [session('s1', { turns_completed: -1 })] })
+    const after = snap({
+      sessions: [session('s1', { turns_completed: 40, last_turn: turn(NOW - 500) })],
+    })
+    expect(diffSnapshots(before, after, ctx).filter((e) => e.type === 'turn_completed')).toEqual([])
+  })
+
+  it('a new session reports its last turn only when it ended after the previous cycle', () => {
+    const fresh = snap({
+      sessions: [session('s1', { turns_completed: 1, last_turn: turn(NOW - 500) })],
+    })
+    const old = snap({
+      sessions: [session('s1', { turns_completed: 1, last_turn: turn(NOW - 60_000) })],
+    })
+    const turns = (next: ProjectSnapshot) =>
+      diffSnapshots(snap(), next, ctx).filter((e) => e.type === 'turn_completed')
+    expect(turns(fresh)).toHaveLength(1)
+    expect(turns(old)).toEqual([])
+  })
+
+  it('a new denial is one permission_denied with the tool, its detail and the reason', () => {
+    const denial = {
+      tool: 'Bash',
+      detail: 'rm -rf build',
+      reason: 'destructive',
+      at: iso(NOW - 200),
+    }
+    const events = diffSnapshots(
+      snap({ sessions: [session('s1')] }),
+      snap({ sessions: [session('s1', { last_denial: denial })] }),
+      ctx,
+    )
+    expect(events.map((e) => [e.type, e.details])).toEqual([
+      [
+        'permission_denied',
+        { name: 's-s1', tool: 'Bash', detail: 'rm -rf build', reason: 'destructive' },
+      ],
+    ])
+  })
+})

@@ -173,3 +173,17 @@ describe('buildSnapshot + sortByAttention', () => {
     expect(buildSnapshot({ ...base, name: 'o', group: group('/o', [old]) })).toBeNull()
   })
 })
+
+describe('groupProjects: paths from other machines', () => {
+  it('folds the drive letter of a Windows cwd, so C:\\x and c:\\x are one project', () => {
+    const groups = groupProjects({
+      sessions: [session('a', 'C:\\Users\\tom\\app'), session('b', 'c:\\Users\\tom\\app')],
+      repoRootOf: () => null,
+      registered: [],
+      isIgnored: () => false,
+    })
+    expect(groups.map((g) => [g.projectDir, g.sessions.length])).toEqual([
+      ['C:\\Users\\tom\\app', 2],
+    ])
+  })
+})

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import {
+  duplicateTranscriptNotes,
+  mainTranscriptsById,
+  sideSpendByParent,
+  sideTranscriptKind,
+} from '../../electron/engine/core/side-transcripts.ts'
+import {
+  emptyTranscriptSummary,
+  foldTranscriptLine,
+} from '../../electron/engine/core/transcript-fold.ts'
+import { isBulkyTranscriptLine } from '../../electron/engine/adapters/claude-transcripts.ts'
+
+function transcript(path: string, id: string, tokens: number, extra: object = {}) {
+  const s = emptyTranscriptSummary(id, path)
+  foldTranscriptLine(s, {
+    type: 'assistant',
+    isSidechain: true,
+    sessionId: 'parent',
+    cwd: '/w/app',
+    timestamp: '2026-11-01T00:00:00.000Z',
+    message: { id: `m-${path}`, usage: { input_tokens: tokens, output_tokens: 0 } },
+    ...extra,
+  })
+  return s
+}
+
+describe('side transcripts', () => {
+  it('names sub-agent and compaction files apart', () => {
+    expect(sideTranscriptKind('agent-a1b2.jsonl')).toBe('subagent')
+    expect(sideTranscriptKind('agent-acompact-946d2b.jsonl')).toBe('compaction')
+    expect(sideTranscriptKind('9f1c.jsonl')).toBeNull()
+    expect(sideTranscriptKind('agent-a1b2.meta.json')).toBeNull()
+  })
+
+  it('adds sub-agent and compaction spend to the parent; only sub-agents count as sub-agents', () => {
+    const spend = sideSpendByParent([
+      { parentSessionId: 'p', kind: 'subagent', summary: transcript('/a', 'agent-1', 100) },
+      { parentSessionId: 'p', kind: 'subagent', summary: transcript('/b', 'agent-2', 20) },
+      {
+        parentSessionId: 'p',
+        kind: 'compaction',
+        summary: transcript('/c', 'agent-acompact-1', 5),
+      },
+    ]).get('p')
+    expect(spend?.total.total).toBe(125)
+    expect(spend?.subagents.total).toBe(120)
+    expect(spend?.subagentFiles).toBe(2)
+    // The sidechain lines' cwd, for a session whose main file is empty or gone.
+    expect(spend?.cwd).toBe('/w/app')
+  })
+
+  it('keeps both transcripts of a duplicated session id, the newest under the plain id, and reports it', () => {
+    const older = transcript('/c/projects/one/s.jsonl', 's', 1, {
+      timestamp: '2026-01-01T00:00:00.000Z',
+    })
+    const newer = transcript('/c/projects/two/s.jsonl', 's', 1, {
+      timestamp: '2026-02-01T00:00:00.000Z',
+    })
+    const byId = mainTranscriptsById([older, newer])
+    expect(byId.get('s')).toBe(newer)
+    expect(byId.get('s@one')).toBe(older)
+    expect(duplicateTranscriptNotes([older, newer])).toEqual([
+      'session s has 2 transcripts: /c/projects/one/s.jsonl, /c/projects/two/s.jsonl',
+    ])
+  })
+
+  it('skips 2.1.330 bulky lines by their head, and nothing else', () => {
+    expect(
+      isBulkyTranscriptLine('{"type":"api-request-shape","sessionId":"s","shapeHash":"4b"}'),
+    ).toBe(true)
+    expect(isBulkyTranscriptLine('{"type":"api-request-blob","sessionId":"s"}')).toBe(true)
+    expect(
+      isBulkyTranscriptLine(
+        '{"parentUuid":"1","isSidechain":false,"attachment":{"type":"prompt_snapshot","systemPrompt":[]}}',
+      ),
+    ).toBe(true)
+    expect(isBulkyTranscriptLine('{"type":"api-request","sessionId":"s"}')).toBe(false)
+    expect(isBulkyTranscriptLine('{"type":"user","message":{"content":"prompt_snapshot"}}')).toBe(
+      false,
+    )
+  })
+})
