@@ -13,10 +13,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The oldest release Navi is tested against; raise it when a format it needs drops out of support. */
-export const CLAUDE_OLDEST_SUPPORTED = '2.1.197'
-
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+/** The oldest release Navi is tested against, from shared/tested-cli-versions.ts (the one place it lives). */
+const CLAUDE_OLDEST_SUPPORTED = /claude: \{ oldest: '([\d.]+)'/.exec(
+  readFileSync(join(root, 'shared/tested-cli-versions.ts'), 'utf8'),
+)?.[1]
+if (!CLAUDE_OLDEST_SUPPORTED) throw new Error('no claude.oldest in shared/tested-cli-versions.ts')
 const pinned = JSON.parse(
   readFileSync(join(root, 'node_modules/@anthropic-ai/claude-code/package.json'), 'utf8'),
 ).version
@@ -32,7 +34,14 @@ function binaryFor(version) {
     console.log(`installing @anthropic-ai/claude-code@${version} into ${prefix}`)
     execFileSync(
       'npm',
-      ['install', '--prefix', prefix, '--no-audit', '--no-fund', `@anthropic-ai/claude-code@${version}`],
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-audit',
+        '--no-fund',
+        `@anthropic-ai/claude-code@${version}`,
+      ],
       { stdio: 'inherit', env },
     )
   }
@@ -46,7 +55,14 @@ for (const version of versions) {
   const started = Date.now()
   spawnSync(
     'npx',
-    ['vitest', 'run', 'tests/integration', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    [
+      'vitest',
+      'run',
+      'tests/integration',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ],
     { stdio: 'inherit', env: { ...env, NAVI_TEST_CLAUDE_BIN: bin }, cwd: root },
   )
   const report = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null

@@ -5,6 +5,7 @@ import type { DoctorCheck, DoctorOutput } from '../../shared/schemas/cli.ts'
 import { hooksStatus } from '../engine/adapters/hooks-install.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
+import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
 
 const BINARIES: { name: string; args: string[]; fix: string }[] = [
   {
@@ -119,7 +120,9 @@ async function checkBinary(name: string, args: string[], fix: string): Promise<D
       env: { DISABLE_AUTOUPDATER: '1' },
       stdin: 'ignore',
     })
-    return { name, ok: true, detail: stdout.split('\n')[0]?.trim() ?? '', fix: null }
+    const line = stdout.split('\n')[0]?.trim() ?? ''
+    const detail = name === 'claude' || name === 'codex' ? testedRangeNote(name, line) : line
+    return { name, ok: true, detail, fix: null }
   } catch {
     return { name, ok: false, detail: 'not found on PATH', fix }
   }

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hermeticBaseEnv, pinnedBinary, pinnedPackageVersion } from './hermetic-env.ts'
+import { compareVersions, versionIn } from '../../shared/tested-cli-versions.ts'
 
 export { hermeticBaseEnv } from './hermetic-env.ts'
 
@@ -39,21 +40,15 @@ export function testedClaudeVersion(): string {
       timeout: 30_000,
       env: { ...hermeticBaseEnv(), DISABLE_AUTOUPDATER: '1' },
     })
-    const match = /(\d+\.\d+\.\d+)/.exec(out)
-    if (!match?.[1]) throw new Error(`claude --version printed no version: ${out}`)
-    testedVersion = match[1]
+    testedVersion = versionIn(out)
+    if (testedVersion === null) throw new Error(`claude --version printed no version: ${out}`)
   }
   return testedVersion
 }
 
-/** Whether the CLI under test is `version` or newer (numeric compare of `major.minor.patch`). */
+/** Whether the CLI under test is `version` or newer. */
 export function claudeIsAtLeast(version: string): boolean {
-  const parts = (v: string) => v.split('.').map(Number)
-  const [a, b] = [parts(testedClaudeVersion()), parts(version)]
-  for (let i = 0; i < 3; i++) {
-    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0)
-  }
-  return true
+  return compareVersions(testedClaudeVersion(), version) >= 0
 }
 
 /**
