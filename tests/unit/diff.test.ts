@@ -182,6 +182,8 @@ describe('diffSnapshots', () => {
       diffSnapshots(b, c, ctx).map((e) => [e.type, e.details.task_id ?? e.details.pbi]),
     ).toEqual([
       ['task_completed', '1'],
+      // Task 2 went from pending to completed between two snapshots: its start is not lost.
+      ['task_started', '2'],
       ['task_completed', '2'],
       ['pbi_completed', 'tasks:s1'],
     ])

@@ -231,3 +231,41 @@ describe('titles and branches', () => {
     expect(fold([user('x', { gitBranch: 'main' })]).branch).toBe('main')
   })
 })
+
+describe('task lists from the transcript', () => {
+  const use = (id: string, name: string, input: object) => ({
+    type: 'assistant',
+    timestamp: ts(),
+    message: {
+      id: `m-${id}`,
+      content: [{ type: 'tool_use', id, name, input }],
+      stop_reason: 'tool_use',
+    },
+  })
+  const result = (id: string, toolUseResult: object, isError = false) =>
+    user([{ type: 'tool_result', tool_use_id: id, is_error: isError, content: 'ok' }], {
+      toolUseResult,
+    })
+
+  it('rebuilds TaskCreate/TaskUpdate lists (2.1.x), ignoring calls the CLI refused', () => {
+    const s = fold([
+      user('plan'),
+      use('t1', 'TaskCreate', { subject: 'Write docs', description: 'd' }),
+      result('t1', { task: { id: '1', subject: 'Write docs' } }),
+      use('t2', 'TaskCreate', { subject: 'Review', description: 'r' }),
+      result('t2', { task: { id: '2', subject: 'Review' } }),
+      use('t3', 'TaskUpdate', { taskId: '1', status: 'completed' }),
+      result('t3', { success: true, taskId: '1' }),
+      use('t4', 'TaskUpdate', { taskId: '2', status: 'in_progress' }),
+      result('t4', { success: false }),
+      // 2.1.330 with the task tools off: the call comes back as an error.
+      use('t5', 'TaskCreate', { subject: 'Refused' }),
+      result('t5', {}, true),
+    ])
+    expect(s.transcriptTasks).toEqual([
+      { id: '1', title: 'Write docs', status: 'completed' },
+      { id: '2', title: 'Review', status: 'pending' },
+    ])
+    expect(s.taskCalls.size).toBe(0)
+  })
+})

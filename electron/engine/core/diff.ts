@@ -230,7 +230,10 @@ function diffTasks(
     for (const task of list.tasks) {
       const was = oldStatus.get(task.id)
       const details = taskDetails(list, task.id, task.title)
-      if (task.status === 'in_progress' && was !== 'in_progress' && was !== 'completed') {
+      // A task started and finished between two snapshots still started: its start is reported with
+      // the same content-derived id it would have had, just before its completion.
+      const started = task.status === 'in_progress' || task.status === 'completed'
+      if (started && was !== 'in_progress' && was !== 'completed') {
         events.push(make('task_started', [list.id, task.id], details, list.session_id))
       }
       if (task.status === 'completed' && was !== 'completed') {

@@ -3,6 +3,7 @@
  * these from files and processes, pure functions in core/ turn them into sessions, projects and events.
  */
 import type { TaskItem, TokenUsage } from '../../../shared/schemas/session.ts'
+import type { TaskToolCall } from './transcript-todos.ts'
 
 /**
  * Last conversation line of a Claude transcript, as far as status is concerned.
@@ -78,6 +79,10 @@ export interface TranscriptSummary {
   turns: number
   /** Latest TodoWrite list, when the session used TodoWrite. */
   todos: TaskItem[] | null
+  /** The TaskCreate/TaskUpdate list as the transcript tells it (used where no `tasks/` files exist). */
+  transcriptTasks: TaskItem[] | null
+  /** TaskCreate/TaskUpdate calls waiting for their result, by tool_use id. */
+  taskCalls: Map<string, TaskToolCall>
   tail: TranscriptTail
   /** tool_use id → the call, for tool calls that have no tool_result yet (set by the fold). */
   pendingToolUses?: Map<string, PendingTool>

@@ -179,6 +179,18 @@ function claudeTaskLists(
   transcript: TranscriptSummary | null,
 ): TaskList[] {
   const lists: TaskList[] = []
+  // The CLI's own task files when it kept them; else the same list rebuilt from the transcript's calls.
+  const fromTranscript = transcript?.transcriptTasks ?? []
+  if (!record && fromTranscript.length > 0) {
+    lists.push({
+      id: `tasks:${sessionId}`,
+      title: sessionName,
+      source: 'claude_tasks',
+      session_id: sessionId,
+      tasks: fromTranscript,
+      ...(transcript?.lastActivity ? { updated_at: transcript.lastActivity } : {}),
+    })
+  }
   if (record && record.tasks.length > 0) {
     lists.push({
       id: `tasks:${sessionId}`,

@@ -11,7 +11,7 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './r
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
  * index written by an older Navi is ignored instead of mixing two versions of the fold.
  */
-export const TRANSCRIPT_SUMMARY_VERSION = 3
+export const TRANSCRIPT_SUMMARY_VERSION = 4
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
 export const CODEX_SUMMARY_VERSION = 3
 
@@ -72,6 +72,21 @@ const encodedTranscriptSchema = z.object({
   subagentIds: z.array(z.string()),
   turns: z.number(),
   todos: z.array(taskItemSchema).nullable(),
+  transcriptTasks: z.array(taskItemSchema).nullable(),
+  taskCalls: z.array(
+    z.tuple([
+      z.string(),
+      z.union([
+        z.object({ kind: z.literal('create'), subject: z.string() }),
+        z.object({
+          kind: z.literal('update'),
+          taskId: z.string(),
+          status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).nullable(),
+          subject: nullableString,
+        }),
+      ]),
+    ]),
+  ),
   tail: transcriptTailSchema,
   pendingToolUses: z.array(
     z.tuple([z.string(), z.object({ name: z.string(), detail: nullableString })]),
@@ -93,6 +108,7 @@ export function encodeTranscriptSummary(summary: TranscriptSummary): EncodedTran
     ...summary,
     usage: { ...summary.usage, recent: [...summary.usage.recent] },
     subagentIds: [...summary.subagentIds],
+    taskCalls: [...summary.taskCalls],
     pendingToolUses: [...(summary.pendingToolUses ?? [])],
   }
 }
@@ -106,6 +122,7 @@ export function decodeTranscriptSummary(data: unknown, path: string): Transcript
     ...encoded,
     usage: { ...encoded.usage, recent: new Map(encoded.usage.recent) },
     subagentIds: new Set(encoded.subagentIds),
+    taskCalls: new Map(encoded.taskCalls),
     pendingToolUses: new Map(encoded.pendingToolUses),
   }
 }

@@ -9,7 +9,7 @@ import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { PendingTool, TranscriptSummary, TranscriptTail } from './records.ts'
 import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
 import { classifyUserLine, isExpansion } from './transcript-prompt.ts'
-import { foldTodos } from './transcript-todos.ts'
+import { applyTaskToolResult, foldTodos, taskToolCall } from './transcript-todos.ts'
 import { apiErrorMessage, isStopHookLine } from './transcript-system-lines.ts'
 import { abandonTurn, closeTurn, openTurn, recordReply } from './transcript-turns.ts'
 import { toolDetail } from './tool-detail.ts'
@@ -48,6 +48,8 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     subagentIds: new Set(),
     turns: 0,
     todos: null,
+    transcriptTasks: null,
+    taskCalls: new Map(),
     tail: { kind: 'none' },
     pendingToolUses: new Map(),
     pendingCommand: null,
@@ -198,7 +200,7 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
       if (!isObject(block)) continue
       if (block.type === 'tool_result') {
         sawToolResult = true
-        foldToolResult(summary, line, asString(block.tool_use_id))
+        foldToolResult(summary, line, asString(block.tool_use_id), block.is_error === true)
       } else if (block.type === 'text' && typeof block.text === 'string') {
         texts.push(block.text)
       } else {
@@ -250,8 +252,18 @@ function startPrompt(summary: TranscriptSummary, text: string | null, at: string
   summary.tail = { kind: 'prompt', at }
 }
 
-function foldToolResult(summary: TranscriptSummary, line: JsonObject, toolUseId: string | null) {
+function foldToolResult(
+  summary: TranscriptSummary,
+  line: JsonObject,
+  toolUseId: string | null,
+  isError: boolean,
+) {
   if (toolUseId !== null) pendingOf(summary).delete(toolUseId)
+  const taskCall = toolUseId === null ? undefined : summary.taskCalls.get(toolUseId)
+  if (taskCall && toolUseId !== null) {
+    summary.taskCalls.delete(toolUseId)
+    applyTaskToolResult(summary, taskCall, line.toolUseResult, isError)
+  }
   const result = line.toolUseResult
   const agentId = isObject(result) ? asString(result.agentId) : null
   if (agentId === null) return
@@ -292,6 +304,8 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
     pendingOf(summary).set(id, { name, detail })
     if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
     if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos)
+    const taskCall = taskToolCall(name, block.input)
+    if (taskCall) summary.taskCalls.set(id, taskCall)
     newest = { kind: 'tool_pending', at, toolUseId: id, toolName: name, detail }
   }
   if (newest !== null) {

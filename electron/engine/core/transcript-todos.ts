@@ -24,3 +24,59 @@ export function foldTodos(summary: TranscriptSummary, todos: unknown): void {
   }
   summary.todos = items
 }
+
+/**
+ * A TaskCreate or TaskUpdate call waiting for its result. The task list is rebuilt from these when the
+ * CLI's `tasks/` folder is not there (another machine's config dir, a cleaned-up session): TaskCreate's
+ * result names the new task's id (`toolUseResult.task.id`), and TaskUpdate applies once it succeeded.
+ */
+export type TaskToolCall =
+  | { kind: 'create'; subject: string }
+  | {
+      kind: 'update'
+      taskId: string
+      status: TaskStatus | 'deleted' | null
+      subject: string | null
+    }
+
+/** The call worth remembering for the task list, or null for any other tool. */
+export function taskToolCall(name: string, input: unknown): TaskToolCall | null {
+  if (!isObject(input)) return null
+  if (name === 'TaskCreate') {
+    const subject = asCappedString(input.subject, TITLE_MAX)
+    return subject === null ? null : { kind: 'create', subject }
+  }
+  if (name === 'TaskUpdate') {
+    const taskId = asCappedString(input.taskId, TITLE_MAX)
+    if (taskId === null) return null
+    const status = isTaskStatus(input.status) || input.status === 'deleted' ? input.status : null
+    return { kind: 'update', taskId, status, subject: asCappedString(input.subject, TITLE_MAX) }
+  }
+  return null
+}
+
+/** Applies a task call whose result came back; `result` is the line's `toolUseResult`. */
+export function applyTaskToolResult(
+  summary: TranscriptSummary,
+  call: TaskToolCall,
+  result: unknown,
+  isError: boolean,
+): void {
+  if (isError || !isObject(result)) return
+  const tasks = summary.transcriptTasks ?? []
+  if (call.kind === 'create') {
+    const id = isObject(result.task) ? asCappedString(result.task.id, TITLE_MAX) : null
+    if (id === null || tasks.length >= MAX_TODOS || tasks.some((t) => t.id === id)) return
+    summary.transcriptTasks = [...tasks, { id, title: call.subject, status: 'pending' }]
+    return
+  }
+  if (result.success === false) return
+  const { status, taskId, subject } = call
+  if (status === 'deleted') {
+    summary.transcriptTasks = tasks.filter((t) => t.id !== taskId)
+    return
+  }
+  summary.transcriptTasks = tasks.map((t) =>
+    t.id === taskId ? { ...t, status: status ?? t.status, title: subject ?? t.title } : t,
+  )
+}
