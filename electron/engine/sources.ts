@@ -112,8 +112,10 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         guard('hooks', { states: new Map<string, HookSessionState>(), corrupt: 0 }, () =>
           hooks.read(),
         ),
-        guard('codex', { ...emptyScan<CodexRolloutSummary>() }, () =>
-          codex.scan(changed(hints.rollouts)),
+        guard(
+          'codex',
+          { ...emptyScan<CodexRolloutSummary>(), threadNames: new Map<string, string>() },
+          () => codex.scan(changed(hints.rollouts)),
         ),
       ])
       errors.push(
@@ -153,7 +155,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         now,
       })
       const codexSessions = rollouts.summaries
-        .map((r) => assembleCodexSession(r, now))
+        .map((r) => assembleCodexSession(r, now, rollouts.threadNames.get(r.threadId)))
         .filter((s): s is Session => s !== null)
       const notes = [
         ...live.notes,

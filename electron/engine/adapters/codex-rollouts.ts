@@ -13,11 +13,18 @@ import {
   encodeCodexSummary,
 } from '../core/summary-codec.ts'
 import { createJsonlFileSet } from './jsonl-file-set.ts'
+import {
+  COMPRESSED_SUFFIX,
+  createCompressedRollouts,
+  readCodexThreadNames,
+} from './codex-compressed.ts'
 import { latestPlausibleMs } from '../core/json-narrow.ts'
 
 export interface RolloutScanResult {
   /** One summary per rollout file; the objects are updated in place by later scans. */
   summaries: CodexRolloutSummary[]
+  /** Names the user gave threads (`session_index.jsonl`), by thread id. */
+  threadNames: Map<string, string>
   /** `<path>: <message>` for each file or folder that could not be read. */
   errors: string[]
   /** Corrupt lines met during this scan. */
@@ -43,7 +50,7 @@ export interface RolloutSourceOptions {
 
 const YEAR = /^\d{4}$/
 const MONTH_OR_DAY = /^\d{2}$/
-const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
+const ROLLOUT_FILE = /^rollout-.*\.jsonl(?:\.zst)?$/
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code
@@ -105,14 +112,33 @@ export function createCodexRolloutSource(
     },
     { cache: cacheFile === null ? null : { file: cacheFile, codec } },
   )
+  const compressed = createCompressedRollouts()
+  let compressedPaths: string[] = []
   return {
     async scan(opts = {}) {
       const errors: string[] = []
-      const update = opts.changed
-        ? await files.touch(opts.changed.filter((p) => /rollout-.*\.jsonl$/.test(basename(p))))
-        : await files.update(await listRolloutFiles(paths, errors))
+      let update
+      if (opts.changed) {
+        update = await files.touch(
+          opts.changed.filter((p) => /rollout-.*\.jsonl$/.test(basename(p))),
+        )
+      } else {
+        const all = await listRolloutFiles(paths, errors)
+        const plain = all.filter((p) => !p.endsWith(COMPRESSED_SUFFIX))
+        const plainSet = new Set(plain)
+        // While Codex compresses a rollout both files exist: the plain one is the one to read.
+        compressedPaths = all.filter(
+          (p) => p.endsWith(COMPRESSED_SUFFIX) && !plainSet.has(p.slice(0, -'.zst'.length)),
+        )
+        update = await files.update(plain)
+      }
+      const [old, threadNames] = await Promise.all([
+        compressed.read(compressedPaths, errors),
+        readCodexThreadNames(paths.codexHome, errors),
+      ])
       return {
-        summaries: files.summaries(),
+        summaries: [...files.summaries(), ...old],
+        threadNames,
         errors: [...errors, ...update.errors],
         corruptLines: update.corruptLines,
         bytesRead: update.bytesRead,

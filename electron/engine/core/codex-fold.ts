@@ -20,7 +20,8 @@ const MESSAGE_MAX = 2000
 const PATH_MAX = 4096
 const SHORT_MAX = 256
 
-const ROLLOUT_THREAD_ID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
+const ROLLOUT_THREAD_ID =
+  /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i
 
 /** Context Codex injects as `user` messages before the real prompt. */
 const INJECTED_USER_PREFIXES = [

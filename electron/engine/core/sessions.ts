@@ -107,13 +107,18 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
   return sessions
 }
 
-export function assembleCodexSession(rollout: CodexRolloutSummary, now: number): Session | null {
+export function assembleCodexSession(
+  rollout: CodexRolloutSummary,
+  now: number,
+  /** The name the user gave the thread (`session_index.jsonl`), if any. */
+  threadName?: string,
+): Session | null {
   if (!rollout.cwd) return null
   const decision = decideCodexStatus(rollout, now)
   return {
     id: rollout.threadId,
     agent: 'codex',
-    name: truncate(rollout.firstUserMessage, 40) ?? rollout.threadId.slice(0, 8),
+    name: threadName ?? truncate(rollout.firstUserMessage, 40) ?? rollout.threadId.slice(0, 8),
     cwd: rollout.cwd,
     project_dir: null,
     branch: rollout.branch,
