@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
 import type { Session } from '../../shared/schemas/session.ts'
 import { readLiveSessions } from './adapters/claude-live-sessions.ts'
+import { createAgentsFallback } from './adapters/claude-agents.ts'
 import { readClaudeTaskLists } from './adapters/claude-tasks.ts'
 import { createClaudeTranscriptSource } from './adapters/claude-transcripts.ts'
 import { createCodexRolloutSource } from './adapters/codex-rollouts.ts'
@@ -70,6 +71,17 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   const taskLists = new Map<string, ClaudeTaskListRecord>()
   let taskCorrupt = 0
 
+  const askAgents = createAgentsFallback(paths.claudeConfigDir)
+  /** The live files; where their folder cannot be listed, what `claude agents --json` says instead. */
+  const readLiveSessionsOrAsk = async (now: number) => {
+    const read = await readLiveSessions(paths)
+    if (!read.unreadable) return read
+    const asked = await askAgents(now)
+    const fallback =
+      asked.error ?? `live sessions from ${asked.records.length} claude agents --json entries`
+    return { ...read, records: asked.records, notes: [...read.notes, fallback] }
+  }
+
   /** Task lists are kept between cycles; a full read replaces them, a hinted one updates those named. */
   const readTasks = async (hints: SourceHints) => {
     const read = await readClaudeTaskLists(paths, hints.full ? {} : { only: [...hints.taskLists] })
@@ -104,7 +116,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         guard(
           'claude live sessions',
           { records: [] as LiveSessionRecord[], corrupt: 0, errors: [], notes: [] as string[] },
-          () => readLiveSessions(paths),
+          () => readLiveSessionsOrAsk(now),
         ),
         guard('claude tasks', { lists: [] as ClaudeTaskListRecord[], corrupt: 0, errors: [] }, () =>
           readTasks(hints),

@@ -28,6 +28,8 @@ export interface LiveSessionsReadResult {
   errors: string[]
   /** `<path>: <what>` for files that were skipped or had values ignored (for `navi doctor`). */
   notes: string[]
+  /** The `sessions/` folder exists but could not be listed (the caller may ask `claude agents --json`). */
+  unreadable?: boolean
 }
 
 const nullableString = z.string().max(4096).nullable().optional().catch(null)
@@ -85,7 +87,10 @@ export async function readLiveSessions(
     names = await readdir(dir)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') result.errors.push(`${dir}: ${String(error)}`)
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      result.errors.push(`${dir}: ${String(error)}`)
+      result.unreadable = true
+    }
     return result
   }
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
