@@ -92,8 +92,13 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
     'session:focus': async ({ session_id }) => {
       const session = deps.engine.getSessions().find((s) => s.id === session_id)
       if (!session) return { done: false, message: `no session ${session_id}` }
-      if (!session.tmux_pane || !session.tmux_socket) {
-        return { done: false, message: `${session.name} is not in tmux` }
+      if (!session.tmux_pane) return { done: false, message: `${session.name} is not in tmux` }
+      if (!session.tmux_socket) {
+        // The CLI named its pane (2.1.330's live file), but not the tmux server it lives on.
+        return {
+          done: false,
+          message: `${session.name} runs in tmux pane ${session.tmux_pane}; its tmux server is unknown`,
+        }
       }
       const focus = deps.focusSession ?? focusTmuxPane
       return focus({ socket: session.tmux_socket, pane: session.tmux_pane })

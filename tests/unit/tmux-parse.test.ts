@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { paneOfTmuxField } from '../../electron/engine/adapters/claude-live-sessions.ts'
 import {
   findPaneForPid,
   parseProcStatParentPid,
@@ -58,5 +59,14 @@ describe('findPaneForPid', () => {
     expect(findPaneForPid(999, panes, parentOf)).toBeNull()
     expect(findPaneForPid(500, panes, parentOf)).toBeNull()
     expect(findPaneForPid(300, [], parentOf)).toBeNull()
+  })
+})
+
+describe('the live file tmux field (2.1.330)', () => {
+  it('gives the pane id', () => {
+    expect(paneOfTmuxField('probe-tuiB:@0.%0')).toBe('%0')
+    expect(paneOfTmuxField('work:@12.%345')).toBe('%345')
+    expect(paneOfTmuxField('no pane here')).toBeNull()
+    expect(paneOfTmuxField(null)).toBeNull()
   })
 })

@@ -50,7 +50,15 @@ const liveSessionFileSchema = z.object({
   status: z.enum(['idle', 'busy', 'waiting']).nullable().optional().catch(null),
   waitingFor: nullableString,
   statusUpdatedAt: nullableNumber,
+  /** `<session>:@<window>.%<pane>` of a TUI running in tmux (2.1.330). */
+  tmux: nullableString,
 })
+
+/** The pane id (`%3`) out of a live file's `tmux` field; null for anything else. */
+export function paneOfTmuxField(value: string | null | undefined): string | null {
+  const match = value ? /\.(%\d{1,9})$/.exec(value) : null
+  return match?.[1] ?? null
+}
 
 export function defaultProcStartOf(pid: number): string | null {
   try {
@@ -127,6 +135,7 @@ export async function readLiveSessions(
       status: data.status ?? null,
       waitingFor: data.waitingFor ?? null,
       statusUpdatedAt: asEpochMs(data.statusUpdatedAt, latest),
+      tmuxPane: paneOfTmuxField(data.tmux),
       alive: isSessionProcessAlive(data.pid, procStart, deps),
       file,
     })

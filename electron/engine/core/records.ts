@@ -114,6 +114,8 @@ export interface LiveSessionRecord {
   status: 'idle' | 'busy' | 'waiting' | null
   waitingFor: string | null
   statusUpdatedAt: number | null
+  /** The tmux pane the CLI says it runs in (`tmux` field, 2.1.330), e.g. `%3`. */
+  tmuxPane?: string | null
   /** pid exists and (where checkable) its start time matches `procStart`. */
   alive: boolean
   file: string

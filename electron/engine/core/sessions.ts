@@ -64,7 +64,11 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
     const name = transcript?.customTitle ?? transcript?.title ?? live?.name ?? id.slice(0, 8)
     const pid = live?.pid ?? hookPid
     const alive = decision.status !== 'ended'
-    const pane = alive && pid !== null ? (src.paneOfPid.get(pid) ?? null) : null
+    // The process tree finds the pane and its tmux server; 2.1.330's live file names the pane itself
+    // (not the server), which is used when the tree walk found nothing (e.g. another user's process).
+    const fromTree = alive && pid !== null ? (src.paneOfPid.get(pid) ?? null) : null
+    const fromLive = alive && live?.tmuxPane ? { pane: live.tmuxPane, socket: null } : null
+    const pane = fromTree ?? fromLive
     sessions.push({
       id,
       agent: 'claude',
