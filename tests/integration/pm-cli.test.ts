@@ -183,8 +183,13 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
       expect(commit?.data).toMatchObject({ message: subject })
       expect(inbox.events_since_last_invocation.map((e) => e.type)).toContain('task_completed')
       // Two runs in all: initialization, then one for the whole batch.
+      // A run's first request carries no assistant turn yet (2.1.330 adds a `system` message to it, so
+      // counting messages would not do).
       const firstTurns = runs.filter(
-        (r) => (r.body as { messages?: unknown[] }).messages?.length === 1,
+        (r) =>
+          !((r.body as { messages?: { role?: string }[] }).messages ?? []).some(
+            (m) => m.role === 'assistant',
+          ),
       )
       expect(firstTurns).toHaveLength(2)
     } finally {
