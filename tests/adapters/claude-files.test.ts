@@ -11,8 +11,8 @@ import { createJsonlFileSet } from '../../electron/engine/adapters/jsonl-file-se
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
-  summarizeTokens,
 } from '../../electron/engine/core/transcript-fold.ts'
+import { summarizeTokens as tokensOf } from '../../electron/engine/core/usage-tally.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 
 const temp = useTempPaths('navi-claude-files-')
@@ -149,7 +149,7 @@ describe('createClaudeTranscriptSource', () => {
     const updated = third.summaries.find((s) => s.sessionId === SESSION)
     expect(updated?.tail).toEqual({ kind: 'turn_end', at: '2026-11-21T22:38:56.000Z' })
     expect(updated?.subagentIds.size).toBe(1)
-    expect(updated && summarizeTokens(updated).total).toBe(30)
+    expect(updated && tokensOf(updated).total).toBe(30)
     expect(updated?.lastActivity).toBe('2026-11-21T22:38:56.000Z')
   })
 
@@ -229,6 +229,7 @@ describe('readLiveSessions', () => {
         status: 'waiting',
         waitingFor: 'permission prompt',
         statusUpdatedAt: 1795301065454,
+        tmux: 'work:@0.%7',
       },
       'reused.json': { ...base, pid: process.pid, sessionId: 'reused', procStart: '1' },
       'printmode.json': {
@@ -263,6 +264,7 @@ describe('readLiveSessions', () => {
       status: 'waiting',
       waitingFor: 'permission prompt',
       statusUpdatedAt: 1795301065454,
+      tmuxPane: '%7',
       alive: true,
       file: join(sessionsDir(), 'own.json'),
     })

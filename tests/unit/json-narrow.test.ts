@@ -10,8 +10,8 @@ import { foldHookLine } from '../../electron/engine/core/hook-fold.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
-  summarizeTokens,
 } from '../../electron/engine/core/transcript-fold.ts'
+import { summarizeTokens } from '../../electron/engine/core/usage-tally.ts'
 import type { HookSessionState } from '../../electron/engine/core/records.ts'
 
 const NOW = Date.parse('2026-11-24T12:00:00Z')

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
-  summarizeTokens,
 } from '../../electron/engine/core/transcript-fold.ts'
+import { summarizeTokens } from '../../electron/engine/core/usage-tally.ts'
 
 // Shapes copied from agent-cli-formats.md sections 8.2–8.5 (2.1.197), shortened.
 const base = {

@@ -3,8 +3,8 @@ import type { TokenUsage } from '../../shared/schemas/session.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
-  summarizeTokens,
 } from '../../electron/engine/core/transcript-fold.ts'
+import { summarizeTokens as tokensOf } from '../../electron/engine/core/usage-tally.ts'
 import {
   RECENT_USAGE_IDS,
   emptyUsageTally,
@@ -97,7 +97,7 @@ describe('summarizeTokens over a long transcript', () => {
     }
     expected.total =
       expected.input + expected.output + expected.cache_read + expected.cache_creation
-    expect(summarizeTokens(summary)).toEqual(expected)
+    expect(tokensOf(summary)).toEqual(expected)
     expect(summary.usage.messages).toBe(500)
     expect(summary.usage.recent.size).toBeLessThanOrEqual(RECENT_USAGE_IDS)
   })
@@ -109,9 +109,9 @@ describe('summarizeTokens over a long transcript', () => {
       message: { id, content: [], usage: { input_tokens: 3, output_tokens: 4 } },
     })
     foldTranscriptLine(summary, line('m1'))
-    const before = summarizeTokens(summary)
+    const before = tokensOf(summary)
     foldTranscriptLine(summary, line('m2'))
     expect(before.total).toBe(7)
-    expect(summarizeTokens(summary).total).toBe(14)
+    expect(tokensOf(summary).total).toBe(14)
   })
 })

@@ -8,7 +8,7 @@ import type {
   TranscriptSummary,
 } from './records.ts'
 import { decideClaudeStatus, decideCodexStatus, REPLY_QUIET_MS } from './session-status.ts'
-import { summarizeTokens } from './transcript-fold.ts'
+import { summarizeTokens } from './usage-tally.ts'
 import { finishedTurns } from './transcript-turns.ts'
 import { mainTranscriptsById, sideSpendByParent, type SideTranscript } from './side-transcripts.ts'
 

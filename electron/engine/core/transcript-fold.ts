@@ -5,23 +5,14 @@
  * Lines are narrowed by hand rather than with zod: this runs over every line of every transcript
  * (1 GB corpora) and only reads a handful of fields. Unknown types and fields are ignored.
  */
-import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { PendingTool, TranscriptSummary, TranscriptTail } from './records.ts'
-import { emptyUsageTally, tallyUsage } from './usage-tally.ts'
+import { emptyUsageTally, recordUsage } from './usage-tally.ts'
 import { classifyUserLine, isExpansion } from './transcript-prompt.ts'
 import { applyTaskToolResult, foldTodos, taskToolCall } from './transcript-todos.ts'
 import { apiErrorMessage, isStopHookLine } from './transcript-system-lines.ts'
 import { abandonTurn, closeTurn, openTurn, recordReply } from './transcript-turns.ts'
 import { toolDetail } from './tool-detail.ts'
-import {
-  asCappedString,
-  asString,
-  asTimestamp,
-  asTokenCount,
-  isBadCount,
-  isObject,
-  type JsonObject,
-} from './json-narrow.ts'
+import { asCappedString, asString, asTimestamp, isObject, type JsonObject } from './json-narrow.ts'
 
 /** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
@@ -60,18 +51,6 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     ownerSessionId: null,
     sidechainCwd: null,
     corruptLines: 0,
-  }
-}
-
-/** Sum of the usage of every distinct API response (`message.id`) in the transcript (a copy). */
-export function summarizeTokens(summary: TranscriptSummary): TokenUsage {
-  const { input, output, cache_read, cache_creation } = summary.usage.totals
-  return {
-    input,
-    output,
-    cache_read,
-    cache_creation,
-    total: input + output + cache_read + cache_creation,
   }
 }
 
@@ -136,33 +115,6 @@ function foldConversationLine(summary: TranscriptSummary, line: JsonObject, at: 
   if (line.type === 'user') foldUserLine(summary, line, at)
   else if (line.type === 'assistant') foldAssistantLine(summary, line, at)
   else if (line.type === 'system') foldSystemLine(summary, line, at)
-}
-
-function recordUsage(summary: TranscriptSummary, message: unknown): void {
-  if (!isObject(message)) return
-  const id = asString(message.id)
-  const usage = message.usage
-  if (id === null || !isObject(usage)) return
-  const raw = [
-    usage.input_tokens,
-    usage.output_tokens,
-    usage.cache_read_input_tokens,
-    usage.cache_creation_input_tokens,
-  ]
-  if (raw.some(isBadCount)) summary.corruptLines++
-  const [input, output, cacheRead, cacheCreation] = raw.map(asTokenCount) as [
-    number,
-    number,
-    number,
-    number,
-  ]
-  tallyUsage(summary.usage, id, {
-    input,
-    output,
-    cache_read: cacheRead,
-    cache_creation: cacheCreation,
-    total: input + output + cacheRead + cacheCreation,
-  })
 }
 
 function pendingOf(summary: TranscriptSummary): Map<string, PendingTool> {

@@ -9,7 +9,8 @@
  * in a transcript written by Claude Code.
  */
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
-import type { UsageTally } from './records.ts'
+import type { TranscriptSummary, UsageTally } from './records.ts'
+import { asString, asTokenCount, isBadCount, isObject } from './json-narrow.ts'
 
 /** Responses remembered by id: far more than can interleave (parallel sub-agents, retries). */
 export const RECENT_USAGE_IDS = 32
@@ -55,4 +56,44 @@ export function tallyUsage(
     if (oldest.done === true) break
     tally.recent.delete(oldest.value)
   }
+}
+
+/** Sum of the usage of every distinct API response (`message.id`) in the transcript (a copy). */
+export function summarizeTokens(summary: TranscriptSummary): TokenUsage {
+  const { input, output, cache_read, cache_creation } = summary.usage.totals
+  return {
+    input,
+    output,
+    cache_read,
+    cache_creation,
+    total: input + output + cache_read + cache_creation,
+  }
+}
+
+/** Counts the usage of one assistant line's `message` (one line per content block; the last wins). */
+export function recordUsage(summary: TranscriptSummary, message: unknown): void {
+  if (!isObject(message)) return
+  const id = asString(message.id)
+  const usage = message.usage
+  if (id === null || !isObject(usage)) return
+  const raw = [
+    usage.input_tokens,
+    usage.output_tokens,
+    usage.cache_read_input_tokens,
+    usage.cache_creation_input_tokens,
+  ]
+  if (raw.some(isBadCount)) summary.corruptLines++
+  const [input, output, cacheRead, cacheCreation] = raw.map(asTokenCount) as [
+    number,
+    number,
+    number,
+    number,
+  ]
+  tallyUsage(summary.usage, id, {
+    input,
+    output,
+    cache_read: cacheRead,
+    cache_creation: cacheCreation,
+    total: input + output + cacheRead + cacheCreation,
+  })
 }
