@@ -79,6 +79,25 @@ function inboxOf(request: ScriptedApi['requests'][number] | undefined): SentInbo
   return JSON.parse(json.slice(json.indexOf('{'), json.lastIndexOf('}') + 1)) as SentInbox
 }
 
+/** `navi watch` on one registered repository with the given batch window, past its first briefing. */
+async function watchWithFirstBriefing(batchWindow: string) {
+  const { api, env, repo } = await setUp()
+  await writeFile(
+    join(env.NAVI_HOME, 'config.yaml'),
+    `projects:\n  - path: ${repo.dir}\npm:\n  batch_window: ${batchWindow}\n  min_interval: 1s\n`,
+  )
+  api.enqueue(structured(briefing('First look: one quiet repository.')))
+  const watch = await startNaviWatch(env, 30_000, true)
+  const briefings = () => watch.others.filter((o) => o.kind === 'briefing')
+  try {
+    await waitUntil(() => briefings().length === 1, 60_000, 'the initialization briefing')
+  } catch (error) {
+    await watch.stop()
+    throw error
+  }
+  return { api, env, repo, watch, briefings }
+}
+
 describe('the PM through the navi CLI (real claude, scripted API)', () => {
   it('navi brief: first run reads and rewrites its memory, then prints the structured briefing', async () => {
     const { api, env } = await setUp()
@@ -132,17 +151,8 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
   })
 
   it('navi watch: a task completion and a commit within the batching window make exactly one run', async () => {
-    const { api, env, repo } = await setUp()
-    await writeFile(
-      join(env.NAVI_HOME, 'config.yaml'),
-      `projects:\n  - path: ${repo.dir}\npm:\n  batch_window: 4s\n  min_interval: 1s\n`,
-    )
-    api.enqueue(structured(briefing('First look: one quiet repository.')))
-    const watch = await startNaviWatch(env, 30_000, true)
+    const { api, env, repo, watch, briefings } = await watchWithFirstBriefing('4s')
     try {
-      const briefings = () => watch.others.filter((o) => o.kind === 'briefing')
-      await waitUntil(() => briefings().length === 1, 60_000, 'the initialization briefing')
-
       api.enqueue(
         toolUses([
           {
@@ -198,16 +208,8 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
   })
 
   it("navi watch, the CLI's defaults (no task tools): a finished turn makes one batched run", async () => {
-    const { api, env, repo } = await setUp()
-    await writeFile(
-      join(env.NAVI_HOME, 'config.yaml'),
-      `projects:\n  - path: ${repo.dir}\npm:\n  batch_window: 3s\n  min_interval: 1s\n`,
-    )
-    api.enqueue(structured(briefing('First look: one quiet repository.')))
-    const watch = await startNaviWatch(env, 30_000, true)
+    const { api, env, repo, watch, briefings } = await watchWithFirstBriefing('3s')
     try {
-      const briefings = () => watch.others.filter((o) => o.kind === 'briefing')
-      await waitUntil(() => briefings().length === 1, 60_000, 'the initialization briefing')
       api.enqueue(
         text('The parser now accepts empty input.'),
         structured(briefing('The parser turn finished.')),

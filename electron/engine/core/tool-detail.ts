@@ -6,7 +6,7 @@
 import { isObject } from './json-narrow.ts'
 
 /** tool_input keys that describe a call, most telling first (the same list as the hook handler's). */
-const TOOL_DETAIL_KEYS = [
+export const TOOL_DETAIL_KEYS = [
   'command',
   'file_path',
   'notebook_path',
