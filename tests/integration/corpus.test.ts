@@ -254,6 +254,20 @@ describe.skipIf(!hasCorpus)(
         if (!s.cwd.startsWith('/')) expect(s.project_dir).toBe(s.cwd)
       }
       expect(sessions.some((s) => !s.cwd.startsWith('/'))).toBe(true)
+
+      // The measured record of the run (README, "Measured").
+      const report = {
+        claude_sessions: sessions.length,
+        with_tokens: withContent.length,
+        token_parity: withContent.filter(([id, total]) => byId.get(id)?.tokens.total === total)
+          .length,
+        with_subagent_tokens: sessions.filter((s) => s.subagent_tokens.total > 0).length,
+        finished_last_turns: finished.size,
+        finished_reported_working: stillWorking.length,
+        relative_cwd_sessions: sessions.filter((s) => !s.cwd.startsWith('/')).length,
+      }
+      await mkdir('test-results', { recursive: true })
+      await writeFile(join('test-results', 'corpus.json'), `${JSON.stringify(report, null, 2)}\n`)
     })
 
     it('prints every human view of it inert', async () => {

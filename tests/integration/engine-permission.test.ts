@@ -86,21 +86,26 @@ describe.skipIf(tmuxMissing)(
           await session.send('please create the marker file')
           await session.waitForScreen(/Do you want to proceed\?|Auto mode can't check/, 20_000)
 
+          let seen: Session | null = null
           const waiting = await waitUntil(
             async () => {
               const s = await sessionOf(engine, repo.dir)
-              // The tool call's transcript line can land just after the dialog opens (2.1.197):
-              // wait until the reason names it, as it does once both are written.
+              seen = s
+              // The tool call's transcript line can land after the dialog opens (2.1.197, later
+              // still on a loaded machine): wait until the reason names it, as it does once both
+              // are written.
               return s?.status === 'needs_permission' &&
                 (!withHooks || s.status_source === 'hooks') &&
                 s.status_reason === `Permission needed: Bash (touch ${outside})`
                 ? s
                 : null
             },
-            15_000,
+            30_000,
             'the session to need permission',
             250,
-          )
+          ).catch((error: unknown) => {
+            throw new Error(`${String(error)}; last seen: ${JSON.stringify(seen)}`)
+          })
           // One reason whichever source decided: the tool and its command.
           expect(waiting.status_reason).toBe(`Permission needed: Bash (touch ${outside})`)
           expect(waiting.status_source).toBe(withHooks ? 'hooks' : 'live')
