@@ -115,15 +115,19 @@ describe.skipIf(tmuxMissing)(
           expect(state.projects[0]?.attention).toBe('needs_input')
 
           await tmux(session.socketName, ['kill-pane', '-t', session.paneId])
+          // The CLI exits on the pane's hang-up; on a loaded machine that can take a while.
           const ended = await waitUntil(
             async () => {
               const s = await sessionOf(engine, repo.dir)
+              seen = s
               return s?.status === 'ended' ? s : null
             },
-            15_000,
+            30_000,
             'the session to end',
             250,
-          )
+          ).catch((error: unknown) => {
+            throw new Error(`${String(error)}; last seen: ${JSON.stringify(seen)}`)
+          })
           expect(ended.tmux_pane).toBeNull()
         } finally {
           await cleanup()

@@ -269,3 +269,26 @@ describe('task lists from the transcript', () => {
     expect(s.taskCalls.size).toBe(0)
   })
 })
+
+describe('lines written out of order', () => {
+  it('a prompt written after the tool call it caused (2.1.197 TUI) keeps the call pending', () => {
+    const s = emptyTranscriptSummary('s', '/c/projects/p/s.jsonl')
+    const promptAt = ts()
+    foldTranscriptLine(s, {
+      type: 'assistant',
+      timestamp: ts(),
+      message: {
+        id: 'm1',
+        content: [
+          { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'touch /tmp/x' } },
+        ],
+        stop_reason: null,
+      },
+    })
+    foldTranscriptLine(s, { ...user('please create the marker file'), timestamp: promptAt })
+    expect(s.tail).toMatchObject({ kind: 'tool_pending', toolName: 'Bash', detail: 'touch /tmp/x' })
+    expect(s.turns).toBe(1)
+    expect(s.lastPrompt).toBe('please create the marker file')
+    expect(s.openTurn?.prompt).toBe('please create the marker file')
+  })
+})

@@ -196,10 +196,22 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
 
 function startPrompt(summary: TranscriptSummary, text: string | null, at: string): void {
   summary.pendingCommand = null
-  pendingOf(summary).clear()
   summary.turns++
   const prompt = text === null ? null : asCappedString(text, LAST_PROMPT_MAX)
   if (prompt !== null) summary.lastPrompt = prompt
+  // The 2.1.197 TUI can write a prompt's line after the first response to it (a tool call waiting for
+  // permission): that prompt started the turn in flight, which goes on.
+  if (summary.tail.kind !== 'none' && Date.parse(at) < Date.parse(summary.tail.at)) {
+    const turn = summary.openTurn
+    summary.openTurn = {
+      prompt,
+      startedAt: at,
+      reply: turn?.reply ?? null,
+      replyAt: turn?.replyAt ?? null,
+    }
+    return
+  }
+  pendingOf(summary).clear()
   openTurn(summary, prompt, at)
   summary.tail = { kind: 'prompt', at }
 }
