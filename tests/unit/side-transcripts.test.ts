@@ -81,3 +81,18 @@ describe('side transcripts', () => {
     )
   })
 })
+
+describe('side transcripts: activity', () => {
+  it('a session is as recent as its latest sub-agent line', () => {
+    const early = transcript('/a', 'agent-1', 1, { timestamp: '2026-11-01T10:00:00.000Z' })
+    const late = transcript('/b', 'agent-2', 1, { timestamp: '2026-11-01T12:00:00.000Z' })
+    const spend = sideSpendByParent([
+      { parentSessionId: 'p', kind: 'subagent', summary: late },
+      { parentSessionId: 'p', kind: 'subagent', summary: early },
+    ]).get('p')
+    expect([spend?.firstActivity, spend?.lastActivity]).toEqual([
+      '2026-11-01T10:00:00.000Z',
+      '2026-11-01T12:00:00.000Z',
+    ])
+  })
+})

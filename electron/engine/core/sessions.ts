@@ -81,11 +81,16 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
       status_since: decision.since,
       status_source: decision.source,
       started_at:
-        transcript?.firstActivity ?? isoOrNull(live?.startedAt) ?? hook?.startedAt ?? null,
+        transcript?.firstActivity ??
+        isoOrNull(live?.startedAt) ??
+        hook?.startedAt ??
+        side?.firstActivity ??
+        null,
       last_activity: latest([
         transcript?.lastActivity,
         hook?.lastEventAt,
         isoOrNull(live?.statusUpdatedAt),
+        side?.lastActivity,
       ]),
       tokens: addTokens(transcript ? summarizeTokens(transcript) : ZERO_TOKENS, side?.total),
       subagent_tokens: side?.subagents ?? ZERO_TOKENS,

@@ -32,6 +32,9 @@ export interface SideSpend {
   subagentFiles: number
   /** The cwd the side files name, for a session whose main file names none. */
   cwd: string | null
+  /** The earliest and latest times of the side files' lines (a sub-agent can work while the main is quiet). */
+  firstActivity: string | null
+  lastActivity: string | null
 }
 
 /** `agent-<id>.jsonl` → its kind; null for any other name. */
@@ -50,8 +53,17 @@ export function sideSpendByParent(files: readonly SideTranscript[]): Map<string,
         subagents: emptyTokenUsage(),
         subagentFiles: 0,
         cwd: null,
+        firstActivity: null,
+        lastActivity: null,
       }
       byParent.set(file.parentSessionId, spend)
+    }
+    const { firstActivity, lastActivity } = file.summary
+    if (firstActivity && (!spend.firstActivity || ms(firstActivity) < ms(spend.firstActivity))) {
+      spend.firstActivity = firstActivity
+    }
+    if (lastActivity && (!spend.lastActivity || ms(lastActivity) > ms(spend.lastActivity))) {
+      spend.lastActivity = lastActivity
     }
     const tokens = summarizeTokens(file.summary)
     add(spend.total, tokens)
@@ -63,6 +75,8 @@ export function sideSpendByParent(files: readonly SideTranscript[]): Map<string,
   }
   return byParent
 }
+
+const ms = (iso: string): number => Date.parse(iso) || 0
 
 function add(sum: TokenUsage, more: TokenUsage): void {
   sum.input += more.input
