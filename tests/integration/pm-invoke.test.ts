@@ -11,6 +11,8 @@ import { isPidAlive } from '../../electron/engine/adapters/process.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { CLAUDE_INSTALL_HINT } from '../../electron/engine/pm/find-claude.ts'
 import { writeCachedBriefing } from '../../electron/engine/pm/run-files.ts'
+import { createEngine } from '../../electron/engine/index.ts'
+import { transcriptPath } from '../support/claude-driver.ts'
 import {
   cachedBriefingSchema,
   pmUsageSchema,
@@ -342,6 +344,18 @@ describe('runPm with the real claude', () => {
     expect(newId).toBe(third.sessionId)
     expect(newId).not.toBe(lost)
     expect(JSON.stringify(scripted(pm)[2]?.body)).not.toContain('INBOX-ONE')
+
+    // Resumed runs keep real transcripts in the user's config dir, yet Navi's own PM is never shown as
+    // one of the user's sessions or projects.
+    expect(existsSync(transcriptPath(pm.paths.claudeConfigDir, pm.pmDir, newId))).toBe(true)
+    const engine = createEngine({ paths: pm.paths, watch: false })
+    try {
+      const state = await engine.refresh({ force: true })
+      expect(engine.getSessions().filter((s) => s.cwd.startsWith(pm.paths.naviHome))).toEqual([])
+      expect(state.projects.filter((p) => p.project_dir.startsWith(pm.paths.naviHome))).toEqual([])
+    } finally {
+      await engine.stop()
+    }
   })
 })
 
