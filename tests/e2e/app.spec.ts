@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { hasTmux, startClaudeInTmux } from '../support/claude-driver.ts'
+import { hasTmux, startClaudeInTmux, TUI_READY } from '../support/claude-driver.ts'
 import { structured, toolUse } from '../support/scripted-api.ts'
 import { FIRST_BRIEFING, PROJECT_NAMES, pmReply } from './support/navi-world.ts'
 import { expect, shot, test } from './support/navi-serve.ts'
@@ -116,16 +116,17 @@ test.describe('the popover over navi serve (real engine, claude, git; Debian Chr
       socketName: navi.tmuxSocket,
     })
     try {
-      await tui.waitForScreen(/\? for shortcuts/, 30_000)
+      // The CLI's default permission mode (auto since 2.1.330, whose dialog differs behind a gateway).
+      await tui.waitForScreen(TUI_READY, 30_000)
       await tui.send('please create the marker file')
-      await tui.waitForScreen(/Do you want to proceed\?/, 30_000)
+      await tui.waitForScreen(/Do you want to proceed\?|Auto mode can't check/, 30_000)
 
       const top = rows.first()
       await expect(top).toHaveAttribute('data-project', target, { timeout: 20_000 })
       await expect(top).toHaveAttribute('data-attention', 'needs_input')
       const reason = top.getByTestId('project-reason')
       await expect(reason).toBeVisible()
-      await expect(reason).toHaveText(/permission/i)
+      await expect(reason).toHaveText(/Permission needed: Bash \(touch \/tmp\/navi-e2e-perm-/)
       await shot(page, 'app-permission-prompt')
     } finally {
       await tui.kill()
