@@ -63,7 +63,8 @@ export interface HttpErrorAnswer {
 }
 
 /** Any scripted turn: a successful one (encoded as SSE) or an `HttpErrorAnswer`. */
-export type ScriptedAnswer = HttpErrorAnswer | { kind: string; delayMs?: number }
+export type ScriptedAnswer =
+  HttpErrorAnswer | { kind: string; delayMs?: number; holdUntil?: () => boolean | Promise<boolean> }
 
 /** What the core hands the protocol when it encodes a successful turn. */
 export interface SseAnswerContext {
@@ -215,6 +216,10 @@ export async function startLoopbackSseServer<Turn extends ScriptedAnswer, Extra 
     }
     entry.turnIndex = dequeued++
     if (turn.delayMs) await delay(turn.delayMs)
+    if ('holdUntil' in turn && turn.holdUntil) {
+      const until = turn.holdUntil
+      await waitUntil(until, 30_000, 'a held turn’s condition').catch(() => undefined)
+    }
     // Counted once answered, so waitForConsumed(n) means "the CLI has turn n in hand".
     sendTurn(res, turn, entry.body)
     consumed += 1

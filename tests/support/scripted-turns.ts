@@ -37,6 +37,11 @@ export interface ToolCall {
 interface TurnOptions {
   /** Sleep this long before answering (the CLI shows "busy" meanwhile). */
   delayMs?: number
+  /**
+   * Answer only once this holds (checked every 100 ms, for at most 30 s; then answered anyway, so the
+   * test's own assertion says what never happened). Stands for a model that takes its time.
+   */
+  holdUntil?: () => boolean | Promise<boolean>
   /** Overrides the server's usage numbers for this turn only. */
   usage?: Partial<TurnUsage>
 }
