@@ -32,6 +32,23 @@ export const taskItemSchema = z.object({
 })
 export type TaskItem = z.infer<typeof taskItemSchema>
 
+/** How many moves a task list keeps: enough for any gap between two engine cycles. */
+export const MAX_TASK_MOVES = 40
+
+/**
+ * One move of a task as the agent made it: a TaskUpdate / TodoWrite call in the transcript or a
+ * TaskCompleted hook, with the time it happened. Task events are read from these in order, so a task
+ * started and finished (or finished and reopened) between two of Navi's looks is still reported, at the
+ * time it happened.
+ */
+export const taskMoveSchema = z.object({
+  task_id: z.string(),
+  title: z.string(),
+  status: z.enum(['in_progress', 'completed']),
+  at: z.string(),
+})
+export type TaskMove = z.infer<typeof taskMoveSchema>
+
 /** A list of tasks: a Claude task list, a TodoWrite list or a `##` section of a markdown checklist (a PBI). */
 export const taskListSchema = z.object({
   id: z.string(),
@@ -40,6 +57,11 @@ export const taskListSchema = z.object({
   session_id: z.string().optional(),
   tasks: z.array(taskItemSchema),
   updated_at: z.string().optional(),
+  /**
+   * The list's latest moves, oldest first (at most {@link MAX_TASK_MOVES}); absent for a checklist and in
+   * snapshots written before moves were kept.
+   */
+  moves: z.array(taskMoveSchema).optional(),
 })
 export type TaskList = z.infer<typeof taskListSchema>
 

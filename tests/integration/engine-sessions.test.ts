@@ -68,7 +68,8 @@ describe('engine on real claude sessions and real repositories', () => {
     expect((await runNavi(['status'], naviEnv)).exitCode).toBe(0)
     const watch = await startNaviWatch(naviEnv)
     try {
-      // The delays keep each task in progress long enough for the watcher to see it, as a real agent would.
+      // No delays: the whole list is created, worked and finished between two of the watcher's looks,
+      // and every step must still be told, in order, at the time the transcript gives it.
       api.enqueue(
         toolUses([
           {
@@ -81,10 +82,10 @@ describe('engine on real claude sessions and real repositories', () => {
           },
         ]),
         toolUse('TaskUpdate', { taskId: '1', status: 'in_progress' }),
-        toolUse('TaskUpdate', { taskId: '1', status: 'completed' }, { delayMs: 1500 }),
+        toolUse('TaskUpdate', { taskId: '1', status: 'completed' }),
         toolUse('TaskUpdate', { taskId: '2', status: 'in_progress' }),
-        toolUse('TaskUpdate', { taskId: '2', status: 'completed' }, { delayMs: 1500 }),
-        text('docs planned and done', { delayMs: 800 }),
+        toolUse('TaskUpdate', { taskId: '2', status: 'completed' }),
+        text('docs planned and done'),
       )
       // Task tracking needs the task tools, off by default for current models (2.1.330); the two other
       // sessions run with the CLI's defaults.
@@ -150,6 +151,21 @@ describe('engine on real claude sessions and real repositories', () => {
       ).toEqual(['Review docs', 'Write docs'])
       expect(of('task_completed', apolloProject?.name)).toHaveLength(2)
       expect(of('pbi_completed', apolloProject?.name)).toHaveLength(1)
+      // Each step at its own time, in the order the agent took it (Write docs, then Review docs).
+      const step = (type: string, title: string) =>
+        Date.parse(
+          of(type, apolloProject?.name).find((e) => e.details.task_title === title)?.timestamp ?? '',
+        )
+      const steps = [
+        step('task_started', 'Write docs'),
+        step('task_completed', 'Write docs'),
+        step('task_started', 'Review docs'),
+        step('task_completed', 'Review docs'),
+      ]
+      expect(steps.every(Number.isFinite), String(steps)).toBe(true)
+      expect(steps[1]).toBeGreaterThan(steps[0] as number)
+      expect(steps[2]).toBeGreaterThan(steps[1] as number)
+      expect(steps[3]).toBeGreaterThan(steps[2] as number)
       expect(
         events.filter((e) => e.project === mnemosProject?.name && e.type.startsWith('task')),
       ).toEqual([])

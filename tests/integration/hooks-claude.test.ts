@@ -10,7 +10,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createHookInbox } from '../../electron/engine/adapters/hook-inbox.ts'
 import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
 import { naviFiles, type EnginePaths } from '../../electron/engine/core/paths.ts'
-import { createClaudeEnv, disposeClaudeEnv, runClaudePrint } from '../support/claude-driver.ts'
+import {
+  createClaudeEnv,
+  disposeClaudeEnv,
+  runClaudePrint,
+  TASK_TOOLS_ON,
+} from '../support/claude-driver.ts'
 import { startScriptedApi, text, toolUse } from '../support/scripted-api.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -36,9 +41,15 @@ describe('hooks with the real claude CLI', () => {
     await installHooks(paths)
     await mkdir(project)
 
+    // Tool hooks run in the background and a print run exits without waiting for them: the reply
+    // after the tool call comes once its PostToolUse line is written, as a real model's would later.
+    const inboxHas = async (event: string) =>
+      (await readFile(naviFiles(paths).hookInbox, 'utf8').catch(() => '')).includes(
+        `"hook_event_name":"${event}"`,
+      )
     api.enqueue(
       toolUse('Write', { file_path: join(project, 'a.txt'), content: 'hi' }),
-      text('all finished'),
+      text('all finished', { holdUntil: () => inboxHas('PostToolUse') }),
     )
     const run = await runClaudePrint({
       cwd: project,
@@ -81,5 +92,55 @@ describe('hooks with the real claude CLI', () => {
       endReason: 'other',
       lastEvent: 'SessionEnd',
     })
+  })
+
+  it('with the task tools on, a finished task reaches the inbox as TaskCompleted and folds to a move', async () => {
+    const root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-hooks-task-')))
+    cleanups.push(() => rm(root, { recursive: true, force: true }))
+    const api = await startScriptedApi()
+    cleanups.push(() => api.close())
+    const project = join(root, 'proj')
+    const env = await createClaudeEnv({
+      apiUrl: api.url,
+      trustedDirs: [project],
+      maxRetries: 0,
+      extraEnv: TASK_TOOLS_ON,
+    })
+    cleanups.push(() => disposeClaudeEnv(env))
+    const paths: EnginePaths = {
+      naviHome: join(root, 'navi'),
+      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
+      codexHome: join(root, 'codex'),
+    }
+    await installHooks(paths)
+    await mkdir(project)
+    const inboxHas = async (event: string) =>
+      (await readFile(naviFiles(paths).hookInbox, 'utf8').catch(() => '')).includes(
+        `"hook_event_name":"${event}"`,
+      )
+    api.enqueue(
+      toolUse('TaskCreate', {
+        subject: 'Ship the parser',
+        description: 'd',
+        activeForm: 'Shipping',
+      }),
+      toolUse('TaskUpdate', { taskId: '1', status: 'completed' }),
+      // TaskCompleted runs in the background: the turn ends once its line is in.
+      text('shipped', { holdUntil: () => inboxHas('TaskCompleted') }),
+    )
+    const run = await runClaudePrint({
+      cwd: project,
+      env,
+      prompt: 'ship it',
+      args: ['--output-format', 'json'],
+      timeoutMs: 60_000,
+    })
+    expect(run.exitCode, run.stderr).toBe(0)
+    const sessionId = (run.json as { session_id: string }).session_id
+    const { states } = await createHookInbox(paths).read()
+    const moves = states.get(sessionId)?.taskMoves ?? []
+    expect(moves.map((m) => [m.task_id, m.title, m.status])).toEqual([
+      ['1', 'Ship the parser', 'completed'],
+    ])
   })
 })

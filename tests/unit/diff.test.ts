@@ -196,6 +196,85 @@ describe('diffSnapshots', () => {
   })
 })
 
+describe('diffSnapshots: task moves', () => {
+  const move = (task_id: string, status: 'in_progress' | 'completed', ago: number) => ({
+    task_id,
+    title: `task ${task_id}`,
+    status,
+    at: iso(NOW - ago),
+  })
+  const typesOf = (events: ReturnType<typeof diffSnapshots>) =>
+    events.map((e) => [e.type, e.details.task_id ?? e.details.pbi, e.timestamp])
+
+  it('moves between two snapshots are told in the order and at the time they happened', () => {
+    const a = snap({ task_lists: [list([['1', 'pending']], { moves: [] })] })
+    // Task 1 was started, finished and reopened between the two looks: the snapshots alone show
+    // pending → in_progress and would lose the completion.
+    const moves = [
+      move('1', 'in_progress', 900),
+      move('1', 'completed', 600),
+      move('1', 'in_progress', 300),
+    ]
+    const b = snap({ task_lists: [list([['1', 'in_progress']], { moves })] })
+    expect(typesOf(diffSnapshots(a, b, ctx))).toEqual([
+      ['task_started', '1', iso(NOW - 900)],
+      ['task_completed', '1', iso(NOW - 600)],
+    ])
+    expect(diffSnapshots(b, b, ctx)).toEqual([])
+  })
+
+  it('a task finished with no recorded start is started at the same moment; the PBI at the last move', () => {
+    const a = snap({
+      task_lists: [
+        list(
+          [
+            ['1', 'in_progress'],
+            ['2', 'pending'],
+          ],
+          { moves: [move('1', 'in_progress', 5000)] },
+        ),
+      ],
+    })
+    const moves = [
+      move('1', 'in_progress', 5000),
+      move('2', 'completed', 800),
+      move('1', 'completed', 400),
+    ]
+    const b = snap({
+      task_lists: [
+        list(
+          [
+            ['1', 'completed'],
+            ['2', 'completed'],
+          ],
+          { moves },
+        ),
+      ],
+    })
+    expect(typesOf(diffSnapshots(a, b, ctx))).toEqual([
+      ['task_started', '2', iso(NOW - 800)],
+      ['task_completed', '2', iso(NOW - 800)],
+      ['task_completed', '1', iso(NOW - 400)],
+      ['pbi_completed', 'tasks:s1', iso(NOW - 400)],
+    ])
+  })
+
+  it('a list seen for the first time tells only moves after `since`; an old snapshot without moves falls back to statuses', () => {
+    const moves = [move('1', 'in_progress', 60_000), move('1', 'completed', 2000)]
+    const b = snap({ task_lists: [list([['1', 'completed']], { moves })] })
+    expect(typesOf(diffSnapshots(snap(), b, ctx))).toEqual([
+      ['task_started', '1', iso(NOW - 2000)],
+      ['task_completed', '1', iso(NOW - 2000)],
+      ['pbi_completed', 'tasks:s1', iso(NOW - 2000)],
+    ])
+    const old = snap({ task_lists: [list([['1', 'in_progress']])] })
+    expect(typesOf(diffSnapshots(old, b, ctx))).toEqual([
+      ['task_completed', '1', iso(NOW - 2000)],
+      ['pbi_completed', 'tasks:s1', iso(NOW - 2000)],
+    ])
+  })
+})
+
 describe('diffSnapshots: turns and denials', () => {
   const turn = (endedAt: number, prompt = 'fix it') => ({
     prompt,

@@ -48,7 +48,24 @@ describe('foldHookLine', () => {
       ended: false,
       endReason: null,
       startedAt: start.received_at,
+      taskMoves: [],
     })
+  })
+
+  it('TaskCompleted adds a move and leaves the status alone; TaskCreated and unknown sessions add none', () => {
+    const start = line('SessionStart')
+    const prompt = line('UserPromptSubmit')
+    const created = line('TaskCreated', { task_id: '1', task_subject: 'Write the parser' })
+    const completed = line('TaskCompleted', { task_id: '1', task_subject: 'Write the parser' })
+    const { state, results } = fold([start, prompt, created, completed])
+    expect(results).toEqual(['applied', 'applied', 'ignored', 'applied'])
+    expect(state?.lastEvent).toBe('UserPromptSubmit')
+    expect(state?.lastEventAt).toBe(prompt.received_at)
+    expect(state?.taskMoves).toEqual([
+      { task_id: '1', title: 'Write the parser', status: 'completed', at: completed.received_at },
+    ])
+    const stranger = { ...line('TaskCompleted', { task_id: '2' }), session_id: 'someone-else' }
+    expect(fold([stranger]).results).toEqual(['ignored'])
   })
 
   it('prompt and tool events mean working and refresh lastEventAt', () => {

@@ -57,6 +57,7 @@ function hook(over: Partial<HookSessionState>): HookSessionState {
     ended: false,
     endReason: null,
     startedAt: at(60),
+    taskMoves: [],
     ...over,
   }
 }

@@ -267,6 +267,54 @@ describe('task lists from the transcript', () => {
       { id: '2', title: 'Review', status: 'pending' },
     ])
     expect(s.taskCalls.size).toBe(0)
+    // Moves: only what succeeded and changed a status, at the result's time.
+    expect(s.taskMoves.map((m) => [m.task_id, m.title, m.status])).toEqual([
+      ['1', 'Write docs', 'completed'],
+    ])
+  })
+
+  it('records task moves in order, each at its result line, for tasks it never saw created too', () => {
+    const lines = [
+      user('plan'),
+      use('t1', 'TaskCreate', { subject: 'Parser' }),
+      result('t1', { task: { id: '7', subject: 'Parser' } }),
+      use('t2', 'TaskUpdate', { taskId: '7', status: 'in_progress' }),
+      result('t2', { success: true }),
+      use('t3', 'TaskUpdate', { taskId: '7', status: 'in_progress', subject: 'Parser v2' }),
+      result('t3', { success: true }),
+      use('t4', 'TaskUpdate', { taskId: '7', status: 'completed' }),
+      result('t4', { success: true }),
+      use('t5', 'TaskUpdate', { taskId: '99', status: 'completed' }),
+      result('t5', { success: true }),
+    ]
+    const s = fold(lines)
+    const at = (i: number) => (lines[i] as { timestamp: string }).timestamp
+    expect(s.taskMoves).toEqual([
+      { task_id: '7', title: 'Parser', status: 'in_progress', at: at(4) },
+      { task_id: '7', title: 'Parser v2', status: 'completed', at: at(8) },
+      { task_id: '99', title: '99', status: 'completed', at: at(10) },
+    ])
+  })
+
+  it('records TodoWrite moves by title, once per change, though input and result repeat the list', () => {
+    const todos = (a: string, b: string) => ({
+      todos: [
+        { content: 'Draft', status: a, activeForm: 'Drafting' },
+        { content: 'Edit', status: b, activeForm: 'Editing' },
+      ],
+    })
+    const s = fold([
+      user('write it'),
+      use('w1', 'TodoWrite', todos('in_progress', 'pending')),
+      result('w1', { newTodos: todos('in_progress', 'pending').todos }),
+      use('w2', 'TodoWrite', todos('completed', 'completed')),
+      result('w2', { newTodos: todos('completed', 'completed').todos }),
+    ])
+    expect(s.todoMoves.map((m) => [m.task_id, m.title, m.status])).toEqual([
+      ['1', 'Draft', 'in_progress'],
+      ['1', 'Draft', 'completed'],
+      ['2', 'Edit', 'completed'],
+    ])
   })
 })
 

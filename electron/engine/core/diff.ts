@@ -5,8 +5,9 @@
  */
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
-import type { Session, TaskList } from '../../../shared/schemas/session.ts'
+import type { Session } from '../../../shared/schemas/session.ts'
 import { eventId } from './event-line.ts'
+import { diffTasks } from './diff-tasks.ts'
 
 export interface DiffContext {
   now: number
@@ -23,14 +24,9 @@ export function diffSnapshots(
   ctx: DiffContext,
 ): EngineEvent[] {
   const timestamp = new Date(ctx.now).toISOString()
-  const make = (
-    type: EventType,
-    key: string[],
-    details: Record<string, unknown>,
-    session?: string,
-  ): EngineEvent => ({
+  const make: MakeEvent = (type, key, details, session, at) => ({
     id: eventId([type, next.project_dir, ...key]),
-    timestamp,
+    timestamp: at ?? timestamp,
     type,
     project: next.name,
     ...(session ? { session } : {}),
@@ -43,11 +39,13 @@ export function diffSnapshots(
   ]
 }
 
-type MakeEvent = (
+/** An event of `next`'s project with a content-derived id; `at` when it happened (else now). */
+export type MakeEvent = (
   type: EventType,
   key: string[],
   details: Record<string, unknown>,
   session?: string,
+  at?: string,
 ) => EngineEvent
 
 function diffGit(
@@ -213,63 +211,6 @@ function diffTurns(
     )
   }
   return events
-}
-
-function diffTasks(
-  prev: ProjectSnapshot | null,
-  next: ProjectSnapshot,
-  ctx: DiffContext,
-  make: MakeEvent,
-): EngineEvent[] {
-  const events: EngineEvent[] = []
-  const before = new Map((prev?.task_lists ?? []).map((l) => [l.id, l]))
-  for (const list of next.task_lists) {
-    const old = before.get(list.id)
-    if (!old && !isNews(list, ctx)) continue
-    const oldStatus = new Map((old?.tasks ?? []).map((t) => [t.id, t.status]))
-    for (const task of list.tasks) {
-      const was = oldStatus.get(task.id)
-      const details = taskDetails(list, task.id, task.title)
-      // A task started and finished between two snapshots still started: its start is reported with
-      // the same content-derived id it would have had, just before its completion.
-      const started = task.status === 'in_progress' || task.status === 'completed'
-      if (started && was !== 'in_progress' && was !== 'completed') {
-        events.push(make('task_started', [list.id, task.id], details, list.session_id))
-      }
-      if (task.status === 'completed' && was !== 'completed') {
-        events.push(make('task_completed', [list.id, task.id], details, list.session_id))
-      }
-    }
-    if (allDone(list) && !(old && allDone(old))) {
-      events.push(
-        make(
-          'pbi_completed',
-          [list.id, String(list.tasks.length)],
-          { pbi: list.id, title: list.title, source: list.source, tasks: list.tasks.length },
-          list.session_id,
-        ),
-      )
-    }
-  }
-  return events
-}
-
-/** A task list the previous snapshot did not have is news only if it changed after `since`. */
-function isNews(list: TaskList, ctx: DiffContext): boolean {
-  return after(list.updated_at ?? null, ctx.since)
-}
-
-const allDone = (list: TaskList): boolean =>
-  list.tasks.length > 0 && list.tasks.every((t) => t.status === 'completed')
-
-function taskDetails(list: TaskList, taskId: string, title: string): Record<string, unknown> {
-  return {
-    pbi: list.id,
-    pbi_title: list.title,
-    task_id: taskId,
-    task_title: title,
-    source: list.source,
-  }
 }
 
 function sessionDetails(s: Session): Record<string, unknown> {

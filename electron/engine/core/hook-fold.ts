@@ -18,6 +18,7 @@
  *   on): working, and the denial is kept (`lastDenial`) so that it becomes an event.
  * - `Stop`: the turn finished. `StopFailure`: the turn ended on an API error (idle, with the error).
  *   `SessionEnd`: ended, `endReason` = the payload's reason.
+ * - `TaskCompleted`: a task move (`taskMoves`, for the task events); the status is left as it was.
  * Answering a permission dialog fires no hook of its own: the next working event (the granted
  * tool's PostToolUse, a PreToolUse of another tool, a new prompt) means it was answered. A PostToolUse
  * of another tool is a parallel call finishing and does not clear it; nor does a PreToolUse of the same
@@ -32,6 +33,7 @@
 import { z } from 'zod'
 import { asTimestamp } from './json-narrow.ts'
 import type { HookSessionState } from './records.ts'
+import { appendMoves } from './task-moves.ts'
 
 /** The handler caps what it writes; a longer value was not written by it and is cut here too. */
 const capped = (max: number) => z.string().transform((value) => value.slice(0, max))
@@ -51,6 +53,8 @@ const hookLineSchema = z.object({
   source: capped(100).nullish(),
   agent_id: capped(200).nullish(),
   claude_pid: z.number().int().positive().nullish(),
+  task_id: capped(200).nullish(),
+  task_subject: capped(500).nullish(),
 })
 /** One line of the hook inbox, as far as status is concerned. */
 export type HookLine = z.infer<typeof hookLineSchema>
@@ -92,7 +96,29 @@ function emptyState(line: HookLine): HookSessionState {
     ended: false,
     endReason: null,
     startedAt: null,
+    taskMoves: [],
   }
+}
+
+/**
+ * TaskCompleted says which task closed and when; it says nothing about the session's status, so it only
+ * adds a move. Known sessions only: a session's state starts with its SessionStart or first prompt.
+ * (TaskCreated is left alone: a new task is pending, and Navi reports tasks from the moment they start.)
+ */
+function foldTaskCompleted(
+  states: Map<string, HookSessionState>,
+  line: HookLine,
+  state: HookSessionState | undefined,
+): HookFoldResult {
+  if (!state || !line.task_id) return 'ignored'
+  const move = {
+    task_id: line.task_id,
+    title: line.task_subject ?? line.task_id,
+    status: 'completed' as const,
+    at: line.received_at,
+  }
+  states.set(line.session_id, { ...state, taskMoves: appendMoves(state.taskMoves, [move]) })
+  return 'applied'
 }
 
 /** `Permission needed: Bash (touch /tmp/x)`. */
@@ -205,6 +231,7 @@ export function foldHookLine(
   if (receivedAt === null) return 'corrupt'
   const hookLine = { ...parsed.data, received_at: receivedAt }
   const prev = states.get(hookLine.session_id)
+  if (hookLine.hook_event_name === 'TaskCompleted') return foldTaskCompleted(states, hookLine, prev)
   const change = isLate(hookLine, prev) ? null : decide(hookLine, prev)
   if (!change) return 'ignored'
   const base = prev ?? emptyState(hookLine)

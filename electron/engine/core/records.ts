@@ -2,7 +2,7 @@
  * What each source adapter reports, before the core decides anything. Plain data only: adapters fill
  * these from files and processes, pure functions in core/ turn them into sessions, projects and events.
  */
-import type { TaskItem, TokenUsage } from '../../../shared/schemas/session.ts'
+import type { TaskItem, TaskMove, TokenUsage } from '../../../shared/schemas/session.ts'
 import type { TaskToolCall } from './transcript-todos.ts'
 
 /**
@@ -83,6 +83,9 @@ export interface TranscriptSummary {
   transcriptTasks: TaskItem[] | null
   /** TaskCreate/TaskUpdate calls waiting for their result, by tool_use id. */
   taskCalls: Map<string, TaskToolCall>
+  /** The latest moves of `transcriptTasks` and of `todos`, oldest first (core/transcript-todos.ts). */
+  taskMoves: TaskMove[]
+  todoMoves: TaskMove[]
   tail: TranscriptTail
   /** tool_use id → the call, for tool calls that have no tool_result yet (set by the fold). */
   pendingToolUses?: Map<string, PendingTool>
@@ -156,6 +159,8 @@ export interface HookSessionState {
   ended: boolean
   endReason: string | null
   startedAt: string | null
+  /** Tasks the TaskCompleted hook reported finished, oldest first (core/task-moves.ts). */
+  taskMoves: TaskMove[]
 }
 
 /** Folded state of one Codex rollout (`sessions/YYYY/MM/DD/rollout-*.jsonl`). */

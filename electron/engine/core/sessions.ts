@@ -1,5 +1,5 @@
 /** Joins what the sources know about each session into one `Session` (project assignment comes later). */
-import type { Session, TaskList, TokenUsage } from '../../../shared/schemas/session.ts'
+import type { Session, TokenUsage } from '../../../shared/schemas/session.ts'
 import type {
   ClaudeTaskListRecord,
   CodexRolloutSummary,
@@ -9,6 +9,7 @@ import type {
 } from './records.ts'
 import { decideClaudeStatus, decideCodexStatus, REPLY_QUIET_MS } from './session-status.ts'
 import { summarizeTokens } from './usage-tally.ts'
+import { claudeTaskLists } from './claude-task-lists.ts'
 import { finishedTurns } from './transcript-turns.ts'
 import { mainTranscriptsById, sideSpendByParent, type SideTranscript } from './side-transcripts.ts'
 
@@ -110,7 +111,13 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
       tmux_pane: pane?.pane ?? null,
       tmux_socket: pane?.socket ?? null,
       transcript_path: transcript?.path ?? hook?.transcriptPath ?? null,
-      task_lists: claudeTaskLists(id, name, listsById.get(id), transcript),
+      task_lists: claudeTaskLists({
+        sessionId: id,
+        sessionName: name,
+        record: listsById.get(id),
+        transcript,
+        hook,
+      }),
     })
   }
   return sessions
@@ -184,48 +191,6 @@ function addTokens(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {
     cache_creation: a.cache_creation + b.cache_creation,
   }
   return { ...sum, total: sum.input + sum.output + sum.cache_read + sum.cache_creation }
-}
-
-function claudeTaskLists(
-  sessionId: string,
-  sessionName: string,
-  record: ClaudeTaskListRecord | undefined,
-  transcript: TranscriptSummary | null,
-): TaskList[] {
-  const lists: TaskList[] = []
-  // The CLI's own task files when it kept them; else the same list rebuilt from the transcript's calls.
-  const fromTranscript = transcript?.transcriptTasks ?? []
-  if (!record && fromTranscript.length > 0) {
-    lists.push({
-      id: `tasks:${sessionId}`,
-      title: sessionName,
-      source: 'claude_tasks',
-      session_id: sessionId,
-      tasks: fromTranscript,
-      ...(transcript?.lastActivity ? { updated_at: transcript.lastActivity } : {}),
-    })
-  }
-  if (record && record.tasks.length > 0) {
-    lists.push({
-      id: `tasks:${sessionId}`,
-      title: sessionName,
-      source: 'claude_tasks',
-      session_id: sessionId,
-      tasks: record.tasks,
-      ...(record.updatedAt ? { updated_at: record.updatedAt } : {}),
-    })
-  }
-  if (transcript?.todos && transcript.todos.length > 0) {
-    lists.push({
-      id: `todos:${sessionId}`,
-      title: sessionName,
-      source: 'todo_write',
-      session_id: sessionId,
-      tasks: transcript.todos,
-      ...(transcript.lastActivity ? { updated_at: transcript.lastActivity } : {}),
-    })
-  }
-  return lists
 }
 
 /** A resumed session can leave several pid files; the live one wins, else the newest. */

@@ -4,14 +4,18 @@
  * for anything that does not fit: the caller then folds that file again from byte 0.
  */
 import { z } from 'zod'
-import { taskItemSchema, tokenUsageSchema } from '../../../shared/schemas/session.ts'
+import {
+  taskItemSchema,
+  taskMoveSchema,
+  tokenUsageSchema,
+} from '../../../shared/schemas/session.ts'
 import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './records.ts'
 
 /**
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
  * index written by an older Navi is ignored instead of mixing two versions of the fold.
  */
-export const TRANSCRIPT_SUMMARY_VERSION = 4
+export const TRANSCRIPT_SUMMARY_VERSION = 5
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
 export const CODEX_SUMMARY_VERSION = 3
 
@@ -87,6 +91,8 @@ const encodedTranscriptSchema = z.object({
       ]),
     ]),
   ),
+  taskMoves: z.array(taskMoveSchema),
+  todoMoves: z.array(taskMoveSchema),
   tail: transcriptTailSchema,
   pendingToolUses: z.array(
     z.tuple([z.string(), z.object({ name: z.string(), detail: nullableString })]),

@@ -41,6 +41,8 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     todos: null,
     transcriptTasks: null,
     taskCalls: new Map(),
+    taskMoves: [],
+    todoMoves: [],
     tail: { kind: 'none' },
     pendingToolUses: new Map(),
     pendingCommand: null,
@@ -152,7 +154,7 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
       if (!isObject(block)) continue
       if (block.type === 'tool_result') {
         sawToolResult = true
-        foldToolResult(summary, line, asString(block.tool_use_id), block.is_error === true)
+        foldToolResult(summary, line, asString(block.tool_use_id), block.is_error === true, at)
       } else if (block.type === 'text' && typeof block.text === 'string') {
         texts.push(block.text)
       } else {
@@ -161,7 +163,7 @@ function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string):
     }
   }
   if (sawToolResult) {
-    foldTodos(summary, isObject(line.toolUseResult) ? line.toolUseResult.newTodos : undefined)
+    foldTodos(summary, isObject(line.toolUseResult) ? line.toolUseResult.newTodos : undefined, at)
     summary.tail = pendingTail(summary, at) ?? { kind: 'tool_result', at }
     return
   }
@@ -221,12 +223,13 @@ function foldToolResult(
   line: JsonObject,
   toolUseId: string | null,
   isError: boolean,
+  at: string,
 ) {
   if (toolUseId !== null) pendingOf(summary).delete(toolUseId)
   const taskCall = toolUseId === null ? undefined : summary.taskCalls.get(toolUseId)
   if (taskCall && toolUseId !== null) {
     summary.taskCalls.delete(toolUseId)
-    applyTaskToolResult(summary, taskCall, line.toolUseResult, isError)
+    applyTaskToolResult(summary, taskCall, line.toolUseResult, isError, at)
   }
   const result = line.toolUseResult
   const agentId = isObject(result) ? asString(result.agentId) : null
@@ -267,7 +270,7 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
     const detail = toolDetail(block.input)
     pendingOf(summary).set(id, { name, detail })
     if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
-    if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos)
+    if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos, at)
     const taskCall = taskToolCall(name, block.input)
     if (taskCall) summary.taskCalls.set(id, taskCall)
     newest = { kind: 'tool_pending', at, toolUseId: id, toolName: name, detail }

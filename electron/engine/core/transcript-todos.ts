@@ -2,6 +2,7 @@
 import type { TaskItem, TaskStatus } from '../../../shared/schemas/session.ts'
 import type { TranscriptSummary } from './records.ts'
 import { asCappedString, isObject } from './json-narrow.ts'
+import { appendMoves, movesBetween } from './task-moves.ts'
 
 const TITLE_MAX = 200
 
@@ -11,8 +12,12 @@ const isTaskStatus = (value: unknown): value is TaskStatus =>
 /** More to-dos than any agent keeps: the rest of a list this long is not read. */
 const MAX_TODOS = 1000
 
-/** TodoWrite items `{content, status, activeForm}` → TaskItem with ids `1..n`. */
-export function foldTodos(summary: TranscriptSummary, todos: unknown): void {
+/**
+ * TodoWrite items `{content, status, activeForm}` → TaskItem with ids `1..n`, and the moves since the
+ * list before (`at`: the line's time). The call's input and its result's `newTodos` are the same list:
+ * the second adds no move.
+ */
+export function foldTodos(summary: TranscriptSummary, todos: unknown, at: string): void {
   if (!Array.isArray(todos)) return
   const items: TaskItem[] = []
   for (const todo of todos.slice(0, MAX_TODOS)) {
@@ -22,6 +27,7 @@ export function foldTodos(summary: TranscriptSummary, todos: unknown): void {
     if (title === null || !isTaskStatus(status)) continue
     items.push({ id: String(items.length + 1), title, status })
   }
+  summary.todoMoves = appendMoves(summary.todoMoves, movesBetween(summary.todos ?? [], items, at))
   summary.todos = items
 }
 
@@ -55,12 +61,16 @@ export function taskToolCall(name: string, input: unknown): TaskToolCall | null 
   return null
 }
 
-/** Applies a task call whose result came back; `result` is the line's `toolUseResult`. */
+/**
+ * Applies a task call whose result came back (`result`: the line's `toolUseResult`, `at`: its time); a
+ * status it changed to in_progress or completed is a move.
+ */
 export function applyTaskToolResult(
   summary: TranscriptSummary,
   call: TaskToolCall,
   result: unknown,
   isError: boolean,
+  at: string,
 ): void {
   if (isError || !isObject(result)) return
   const tasks = summary.transcriptTasks ?? []
@@ -76,7 +86,14 @@ export function applyTaskToolResult(
     summary.transcriptTasks = tasks.filter((t) => t.id !== taskId)
     return
   }
-  summary.transcriptTasks = tasks.map((t) =>
-    t.id === taskId ? { ...t, status: status ?? t.status, title: subject ?? t.title } : t,
-  )
+  const before = tasks.find((t) => t.id === taskId)
+  if (before) {
+    const after = { ...before, status: status ?? before.status, title: subject ?? before.title }
+    summary.transcriptTasks = tasks.map((t) => (t.id === taskId ? after : t))
+  }
+  // A task this transcript did not create (a shared team list, a resumed session's earlier file) still
+  // moved; the task list names it when the diff reports the move.
+  if (status === null || status === 'pending' || status === before?.status) return
+  const title = subject ?? before?.title ?? taskId
+  summary.taskMoves = appendMoves(summary.taskMoves, [{ task_id: taskId, title, status, at }])
 }
