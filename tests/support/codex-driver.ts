@@ -24,8 +24,12 @@ import {
 
 export { hermeticBaseEnv } from './hermetic-env.ts'
 
-/** Absolute path of the repo's pinned `codex` launcher; throws if `npm ci` has not been run. */
+/**
+ * Absolute path of the repo's pinned `codex` launcher (throws if `npm ci` has not been run), or of the one
+ * `NAVI_TEST_CODEX_BIN` names: the same tests then run against another release (scripts/test-compat.mjs).
+ */
 export function codexBinary(): string {
+  if (process.env.NAVI_TEST_CODEX_BIN) return process.env.NAVI_TEST_CODEX_BIN
   const linuxX64 = process.platform === 'linux' && process.arch === 'x64'
   return pinnedBinary('codex', '@openai/codex', linuxX64 ? '@openai/codex-linux-x64' : undefined)
 }
