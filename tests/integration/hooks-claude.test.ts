@@ -23,30 +23,42 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
+/**
+ * A project, a scripted API, a hermetic claude and Navi's hooks installed. The NAVI_HOME holds a space and
+ * a quote: the installed command must quote it for the shell.
+ */
+async function setUpHooked(extraEnv?: Record<string, string>) {
+  const root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-hooks-claude-')))
+  cleanups.push(() => rm(root, { recursive: true, force: true }))
+  const api = await startScriptedApi()
+  cleanups.push(() => api.close())
+  const project = join(root, 'proj')
+  const env = await createClaudeEnv({
+    apiUrl: api.url,
+    trustedDirs: [project],
+    maxRetries: 0,
+    ...(extraEnv ? { extraEnv } : {}),
+  })
+  cleanups.push(() => disposeClaudeEnv(env))
+  const paths: EnginePaths = {
+    naviHome: join(root, "navi o'home"),
+    claudeConfigDir: env.CLAUDE_CONFIG_DIR,
+    codexHome: join(root, 'codex'),
+  }
+  await installHooks(paths)
+  await mkdir(project)
+  // Tool and task hooks run in the background and a print run exits without waiting for them: a test
+  // holds the reply after such a call until its line is written, as a real model would answer later.
+  const inboxHas = async (event: string) =>
+    (await readFile(naviFiles(paths).hookInbox, 'utf8').catch(() => '')).includes(
+      `"hook_event_name":"${event}"`,
+    )
+  return { api, env, paths, project, inboxHas }
+}
+
 describe('hooks with the real claude CLI', () => {
   it('records every event of a print-mode run and folds them to an ended session', async () => {
-    const root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-hooks-claude-')))
-    cleanups.push(() => rm(root, { recursive: true, force: true }))
-    const api = await startScriptedApi()
-    cleanups.push(() => api.close())
-    const project = join(root, 'proj')
-    const env = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [project], maxRetries: 0 })
-    cleanups.push(() => disposeClaudeEnv(env))
-    // A NAVI_HOME with a space and a quote: the installed command must quote it for the shell.
-    const paths: EnginePaths = {
-      naviHome: join(root, "navi o'home"),
-      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-      codexHome: join(root, 'codex'),
-    }
-    await installHooks(paths)
-    await mkdir(project)
-
-    // Tool hooks run in the background and a print run exits without waiting for them: the reply
-    // after the tool call comes once its PostToolUse line is written, as a real model's would later.
-    const inboxHas = async (event: string) =>
-      (await readFile(naviFiles(paths).hookInbox, 'utf8').catch(() => '')).includes(
-        `"hook_event_name":"${event}"`,
-      )
+    const { api, env, paths, project, inboxHas } = await setUpHooked()
     api.enqueue(
       toolUse('Write', { file_path: join(project, 'a.txt'), content: 'hi' }),
       text('all finished', { holdUntil: () => inboxHas('PostToolUse') }),
@@ -95,29 +107,7 @@ describe('hooks with the real claude CLI', () => {
   })
 
   it('with the task tools on, a finished task reaches the inbox as TaskCompleted and folds to a move', async () => {
-    const root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-hooks-task-')))
-    cleanups.push(() => rm(root, { recursive: true, force: true }))
-    const api = await startScriptedApi()
-    cleanups.push(() => api.close())
-    const project = join(root, 'proj')
-    const env = await createClaudeEnv({
-      apiUrl: api.url,
-      trustedDirs: [project],
-      maxRetries: 0,
-      extraEnv: TASK_TOOLS_ON,
-    })
-    cleanups.push(() => disposeClaudeEnv(env))
-    const paths: EnginePaths = {
-      naviHome: join(root, 'navi'),
-      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-      codexHome: join(root, 'codex'),
-    }
-    await installHooks(paths)
-    await mkdir(project)
-    const inboxHas = async (event: string) =>
-      (await readFile(naviFiles(paths).hookInbox, 'utf8').catch(() => '')).includes(
-        `"hook_event_name":"${event}"`,
-      )
+    const { api, env, paths, project, inboxHas } = await setUpHooked(TASK_TOOLS_ON)
     api.enqueue(
       toolUse('TaskCreate', {
         subject: 'Ship the parser',
