@@ -1,6 +1,6 @@
 /**
  * PM runs during a burst (issue 3 §7): 100 commits over 10 minutes fed to the real scheduler
- * (`electron/engine/pm/core/scheduler.ts`) on a simulated clock, each run taking `--run-seconds` of
+ * (`electron/pm/core/scheduler.ts`) on a simulated clock, each run taking `--run-seconds` of
  * simulated time; counts the runs that start within the hour after the first commit and what each carried.
  * The defaults (2 min batch window, 5 min minimum interval) are compared with no batching at all.
  * Target: batched to a handful (≤ 5) runs, no commit left unreported.
@@ -16,7 +16,7 @@ import {
   onRunFinished,
   onRunStarted,
   type SchedulerConfig,
-} from '../electron/engine/pm/core/scheduler.ts'
+} from '../electron/pm/core/scheduler.ts'
 import type { PmTrigger } from '../shared/schemas/briefing.ts'
 import { makeEvent } from '../tests/support/pm-events-fixture.ts'
 import { createRandom, isMain, numberOption, printTable, round, writeResult } from './lib/report.ts'

@@ -11,7 +11,7 @@ import {
   DEFAULT_INBOX_BUDGET_TOKENS,
   describeInbox,
   serializeInbox,
-} from '../electron/engine/pm/core/inbox.ts'
+} from '../electron/pm/core/inbox.ts'
 import { generateCorpus } from '../tests/support/pm-events-fixture.ts'
 import { isMain, numberOption, printTable, round, writeResult } from './lib/report.ts'
 

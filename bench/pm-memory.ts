@@ -19,7 +19,7 @@ import {
   DEFAULT_MEMORY_BUDGETS,
   estimateTokens,
   isTrimMarker,
-} from '../electron/engine/pm/core/memory-budget.ts'
+} from '../electron/pm/core/memory-budget.ts'
 import { createClaudeEnv, claudeBinary, disposeClaudeEnv } from '../tests/support/claude-driver.ts'
 import { createNaviEnv, runNavi } from '../tests/support/navi-cli.ts'
 import {

@@ -4,7 +4,7 @@
  * (deterministic per seed).
  */
 import { join } from 'node:path'
-import { DEFAULT_MEMORY_BUDGETS } from '../../electron/engine/pm/core/memory-budget.ts'
+import { DEFAULT_MEMORY_BUDGETS } from '../../electron/pm/core/memory-budget.ts'
 import type { ToolCall } from '../../tests/support/scripted-api.ts'
 
 export type FileKey = 'shortTerm' | 'longTerm' | 'apollo' | 'zephyr'

@@ -2,7 +2,7 @@
 import { loadConfig } from '../engine/adapters/config-file.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
-import { createPm, type Pm } from '../engine/pm/index.ts'
+import { createPm, type Pm } from '../pm/index.ts'
 import { formatBriefing } from './format-briefing.ts'
 import { printErr, printJson, printOut, type Print } from './output.ts'
 

@@ -1,6 +1,6 @@
 /** `navi usage` and `navi memory …`: the PM's costs and its memory versions. */
-import { listMemoryVersions, restoreMemory } from '../engine/pm/memory-versions.ts'
-import { summarizeUsage, type UsageTotals } from '../engine/pm/core/usage.ts'
+import { listMemoryVersions, restoreMemory } from '../pm/memory-versions.ts'
+import { summarizeUsage, type UsageTotals } from '../pm/core/usage.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { printErr, type Print } from './output.ts'
 import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'

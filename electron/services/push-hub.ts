@@ -6,7 +6,7 @@
 import type { PushChannel } from '../../shared/ipc-contract.ts'
 import type { PmRunStatus } from '../../shared/schemas/briefing.ts'
 import type { Engine } from '../engine/index.ts'
-import type { Pm } from '../engine/pm/index.ts'
+import type { Pm } from '../pm/index.ts'
 
 export type PushListener = (channel: PushChannel, payload: unknown) => void
 

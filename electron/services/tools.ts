@@ -4,7 +4,7 @@
  */
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { ToolStatus } from '../../shared/ipc-contract.ts'
-import { findClaude, isExecutableFile } from '../engine/pm/find-claude.ts'
+import { findClaude, isExecutableFile } from '../pm/find-claude.ts'
 
 export type ToolName = ToolStatus['name']
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isPidAlive } from '../../electron/engine/adapters/process.ts'
-import { runClaudeProcess } from '../../electron/engine/pm/claude-process.ts'
+import { runClaudeProcess } from '../../electron/pm/claude-process.ts'
 import {
   appendUsage,
   deleteSessionId,
@@ -12,7 +12,7 @@ import {
   readSessionId,
   writeCachedBriefing,
   writeSessionId,
-} from '../../electron/engine/pm/run-files.ts'
+} from '../../electron/pm/run-files.ts'
 import { waitUntil } from '../support/wait.ts'
 
 let root = ''

@@ -7,7 +7,7 @@ import {
   CLAUDE_INSTALL_HINT,
   claudeCandidates,
   findClaude,
-} from '../../electron/engine/pm/find-claude.ts'
+} from '../../electron/pm/find-claude.ts'
 
 let root = ''
 let home = ''

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createPmLoop, type PmLoop, type PmLoopOptions } from '../../electron/engine/pm/pm-loop.ts'
+import { createPmLoop, type PmLoop, type PmLoopOptions } from '../../electron/pm/pm-loop.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { PmTrigger } from '../../shared/schemas/briefing.ts'
 import { makeEvent } from '../support/pm-events-fixture.ts'

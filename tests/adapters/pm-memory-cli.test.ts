@@ -5,8 +5,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { snapshotMemory } from '../../electron/engine/pm/memory-versions.ts'
-import { ensurePmLayout } from '../../electron/engine/pm/storage.ts'
+import { snapshotMemory } from '../../electron/pm/memory-versions.ts'
+import { ensurePmLayout } from '../../electron/pm/storage.ts'
 import { createNaviEnv, runNavi } from '../support/navi-cli.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 

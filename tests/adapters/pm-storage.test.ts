@@ -1,20 +1,20 @@
 import { mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { estimateTokens, isTrimMarker } from '../../electron/engine/pm/core/memory-budget.ts'
-import { enforceMemoryBudgets } from '../../electron/engine/pm/memory-valve.ts'
+import { estimateTokens, isTrimMarker } from '../../electron/pm/core/memory-budget.ts'
+import { enforceMemoryBudgets } from '../../electron/pm/memory-valve.ts'
 import {
   MemoryVersionError,
   listMemoryVersions,
   restoreMemory,
   snapshotMemory,
-} from '../../electron/engine/pm/memory-versions.ts'
-import { ensurePmLayout, pmLayout, writeSystemPrompt } from '../../electron/engine/pm/storage.ts'
+} from '../../electron/pm/memory-versions.ts'
+import { ensurePmLayout, pmLayout, writeSystemPrompt } from '../../electron/pm/storage.ts'
 import {
   LONG_TERM_TEMPLATE,
   SHORT_TERM_TEMPLATE,
   outputJsonSchema,
-} from '../../electron/engine/pm/templates.ts'
+} from '../../electron/pm/templates.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 
 const temp = useTempPaths('navi-pm-storage-')

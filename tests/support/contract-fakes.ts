@@ -13,8 +13,8 @@ import {
   type EngineListener,
   type SessionWithProject,
 } from '../../electron/engine/index.ts'
-import type { Pm } from '../../electron/engine/pm/index.ts'
-import type { PmRunResult } from '../../electron/engine/pm/invoke.ts'
+import type { Pm } from '../../electron/pm/index.ts'
+import type { PmRunResult } from '../../electron/pm/invoke.ts'
 import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
 import type { SettingsStore } from '../../electron/services/settings-store.ts'
 

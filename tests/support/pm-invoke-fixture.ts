@@ -1,6 +1,6 @@
 /**
  * A PM directory in a temp root, the scripted API and a hermetic claude config for driving the real
- * `runPm` (electron/engine/pm/invoke.ts): `const pm = await setUpPm()` inside a test (cleanup is
+ * `runPm` (electron/pm/invoke.ts): `const pm = await setUpPm()` inside a test (cleanup is
  * registered with `onTestFinished`), `pm.api.enqueue(...)`, then `await pm.run({ trigger: 'commit' })`.
  * The claude config dir holds a deliberately permissive user setup (allow Write/Bash, hooks that
  * touch marker files, a CLAUDE.md), so tests can show none of it reaches the PM run.
@@ -13,7 +13,7 @@ import { join, relative } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { z } from 'zod'
 import type { EnginePaths } from '../../electron/engine/core/paths.ts'
-import { runPm, type PmRunResult, type RunPmOptions } from '../../electron/engine/pm/invoke.ts'
+import { runPm, type PmRunResult, type RunPmOptions } from '../../electron/pm/invoke.ts'
 import { pmOutputSchema } from '../../shared/schemas/briefing.ts'
 import { claudeBinary, createClaudeEnv, disposeClaudeEnv, type ClaudeEnv } from './claude-env.ts'
 import { hermeticBaseEnv } from './hermetic-env.ts'

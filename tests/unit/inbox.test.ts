@@ -7,8 +7,8 @@ import {
   MIN_INBOX_BUDGET_TOKENS,
   serializeInbox,
   type Inbox,
-} from '../../electron/engine/pm/core/inbox.ts'
-import { estimateTokens, quoteText, TEXT_CAP } from '../../electron/engine/pm/core/inbox-text.ts'
+} from '../../electron/pm/core/inbox.ts'
+import { estimateTokens, quoteText, TEXT_CAP } from '../../electron/pm/core/inbox-text.ts'
 import { generateCorpus, makeEvent, makeProject } from '../support/pm-events-fixture.ts'
 import { makeSession } from '../support/session-fixture.ts'
 

@@ -8,7 +8,7 @@ import {
   trimRuleFor,
   trimToBudget,
   type MemoryKind,
-} from '../../electron/engine/pm/core/memory-budget.ts'
+} from '../../electron/pm/core/memory-budget.ts'
 
 /** `# Long-Term Memory` then `count` dated entries, oldest first, each a heading and two bullets. */
 function appendOnlyMemory(count: number): string {

@@ -5,7 +5,7 @@ import {
   DEFAULT_CLI_MAX_RETRIES,
   pmAllowRules,
   schemaArgJson,
-} from '../../electron/engine/pm/core/claude-args.ts'
+} from '../../electron/pm/core/claude-args.ts'
 
 const base = {
   schemaJson: '{"type":"object"}',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { extractJsonCandidates } from '../../electron/engine/pm/core/json-in-text.ts'
+import { extractJsonCandidates } from '../../electron/pm/core/json-in-text.ts'
 import {
   isRetryableStatus,
   parsePmReply,
   streamPhase,
-} from '../../electron/engine/pm/core/parse-reply.ts'
+} from '../../electron/pm/core/parse-reply.ts'
 
 const briefing = {
   briefing: 'Two projects moved. navi needs your input.',

@@ -11,7 +11,7 @@ import {
   type SchedulerAction,
   type SchedulerOptions,
   type SchedulerState,
-} from '../../electron/engine/pm/core/scheduler.ts'
+} from '../../electron/pm/core/scheduler.ts'
 import type { EventType } from '../../shared/schemas/event.ts'
 import type { PmTrigger } from '../../shared/schemas/briefing.ts'
 import { makeEvent } from '../support/pm-events-fixture.ts'

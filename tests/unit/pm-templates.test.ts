@@ -5,8 +5,8 @@ import {
   buildSystemPrompt,
   outputJsonSchema,
   projectMemoryFileName,
-} from '../../electron/engine/pm/templates.ts'
-import { estimateTokens } from '../../electron/engine/pm/core/memory-budget.ts'
+} from '../../electron/pm/templates.ts'
+import { estimateTokens } from '../../electron/pm/core/memory-budget.ts'
 import { pmOutputSchema } from '../../shared/schemas/briefing.ts'
 
 const dirs = { memoryDir: '/home/dev/.navi/pm/memory', pmDir: '/home/dev/.navi/pm' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { summarizeUsage } from '../../electron/engine/pm/core/usage.ts'
+import { summarizeUsage } from '../../electron/pm/core/usage.ts'
 
 const now = new Date(2026, 10, 21, 15, 0, 0)
 const line = (at: Date, over: Record<string, unknown> = {}) =>

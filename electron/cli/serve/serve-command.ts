@@ -5,7 +5,7 @@
 import { loadConfig } from '../../engine/adapters/config-file.ts'
 import type { EnginePaths } from '../../engine/core/paths.ts'
 import { createEngine } from '../../engine/index.ts'
-import { createPm } from '../../engine/pm/index.ts'
+import { createPm } from '../../pm/index.ts'
 import { createContractHandlers } from '../../services/contract-handlers.ts'
 import { createPushHub } from '../../services/push-hub.ts'
 import { createSettingsFileStore } from '../../services/settings-store.ts'

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { z } from 'zod'
-import { pmOutputSchema } from '../../../shared/schemas/briefing.ts'
+import { pmOutputSchema } from '../../shared/schemas/briefing.ts'
 import {
   BUDGET_MARGIN,
   BYTES_PER_TOKEN,

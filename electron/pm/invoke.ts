@@ -10,9 +10,9 @@ import type {
   CachedBriefing,
   PmRunStatus,
   PmTrigger,
-} from '../../../shared/schemas/briefing.ts'
-import { isObject } from '../core/json-narrow.ts'
-import { naviFiles, type EnginePaths } from '../core/paths.ts'
+} from '../../shared/schemas/briefing.ts'
+import { isObject } from '../engine/core/json-narrow.ts'
+import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { runClaudeProcess } from './claude-process.ts'
 import { buildPmArgs, buildPmEnv, schemaArgJson } from './core/claude-args.ts'
 import {
@@ -31,7 +31,7 @@ import {
   writeSessionId,
 } from './run-files.ts'
 import { outputJsonSchema } from './templates.ts'
-import { PM_FILE_MAX_BYTES, readRegularText } from '../adapters/safe-read.ts'
+import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
 
 /** @default the timeout of one CLI attempt: a hung CLI is killed after 5 minutes */
 export const DEFAULT_PM_TIMEOUT_MS = 5 * 60_000

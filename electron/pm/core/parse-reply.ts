@@ -8,7 +8,7 @@
  * validates against {@link pmOutputSchema}.
  */
 import { z } from 'zod'
-import { pmOutputSchema, type PmOutput } from '../../../../shared/schemas/briefing.ts'
+import { pmOutputSchema, type PmOutput } from '../../../shared/schemas/briefing.ts'
 import { extractJsonCandidates } from './json-in-text.ts'
 
 export { streamPhase, type PmPhase, type StreamPhase } from './stream-phase.ts'

@@ -5,10 +5,10 @@
  * keeping the newest and the high-value ones in full as long as possible; then projects lose detail; then,
  * as a last resort, the least urgent projects are counted instead of listed.
  */
-import type { EngineEvent, EventType } from '../../../../shared/schemas/event.ts'
-import type { ProjectSnapshot } from '../../../../shared/schemas/project.ts'
-import type { PmTrigger } from '../../../../shared/schemas/briefing.ts'
-import { sortByAttention } from '../../core/snapshot.ts'
+import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import type { PmTrigger } from '../../../shared/schemas/briefing.ts'
+import { sortByAttention } from '../../engine/core/snapshot.ts'
 import {
   prepareEvents,
   projectView,

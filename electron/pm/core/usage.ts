@@ -1,6 +1,6 @@
 /** Totals of `$NAVI_HOME/pm/usage.jsonl` for `navi usage`: today (local day) and the last 7 days. */
-import { pmUsageSchema, type PmUsage } from '../../../../shared/schemas/briefing.ts'
-import { parseJsonAs } from '../../core/parse-json.ts'
+import { pmUsageSchema, type PmUsage } from '../../../shared/schemas/briefing.ts'
+import { parseJsonAs } from '../../engine/core/parse-json.ts'
 
 export interface UsageTotals {
   runs: number

@@ -7,7 +7,7 @@ import { constants } from 'node:fs'
 import { access, readdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { delimiter, isAbsolute, join } from 'node:path'
-import { expandHome } from '../core/paths.ts'
+import { expandHome } from '../engine/core/paths.ts'
 
 /** What the briefing zone shows when claude cannot be found. */
 export const CLAUDE_INSTALL_HINT =

@@ -3,8 +3,8 @@
  * `nextAction` whenever something changes (events, a request, a run ending, the timer firing), and starts
  * at most one run at a time. A run that throws counts as failed; the loop itself never throws.
  */
-import type { EngineEvent } from '../../../shared/schemas/event.ts'
-import type { PmTrigger } from '../../../shared/schemas/briefing.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
+import type { PmTrigger } from '../../shared/schemas/briefing.ts'
 import {
   initialSchedulerState,
   nextAction,

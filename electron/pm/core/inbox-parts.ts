@@ -2,15 +2,15 @@
  * The pieces of the PM's inbox: one event in full, a summary of many, and a project reduced to what the PM
  * needs, each at a level of detail `inbox.ts` picks to stay under the token budget.
  */
-import type { EngineEvent, EventType } from '../../../../shared/schemas/event.ts'
-import type { Attention, ProjectSnapshot } from '../../../../shared/schemas/project.ts'
+import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import type { Attention, ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type {
   AgentKind,
   Session,
   SessionStatus,
   TaskCounts,
-} from '../../../../shared/schemas/session.ts'
-import { STATUS_URGENCY } from '../../core/session-status.ts'
+} from '../../../shared/schemas/session.ts'
+import { STATUS_URGENCY } from '../../engine/core/session-status.ts'
 import { compactTime, quoteOptional, quoteRecord, quoteText } from './inbox-text.ts'
 
 /** An event in full. Everything taken from the event's details, and only that, lives under `data`. */

@@ -2,8 +2,8 @@
  * Maps one `stream-json` line of a PM run to the phase shown on the UI's "updating…" line
  * (reference, section 3.3: one `assistant` line per content block). Pure.
  */
-import type { PmRunStatus } from '../../../../shared/schemas/briefing.ts'
-import { asString, isObject } from '../../core/json-narrow.ts'
+import type { PmRunStatus } from '../../../shared/schemas/briefing.ts'
+import { asString, isObject } from '../../engine/core/json-narrow.ts'
 
 export type PmPhase = PmRunStatus['phase']
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { naviFiles, type EnginePaths } from '../core/paths.ts'
+import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { DEFAULT_MEMORY_BUDGETS, type MemoryBudgets } from './core/memory-budget.ts'
 import { recoverInterruptedRestore } from './memory-versions.ts'
 import {
@@ -15,7 +15,7 @@ import {
   buildSystemPrompt,
   outputJsonSchema,
 } from './templates.ts'
-import { writeFileSafely } from '../adapters/safe-write.ts'
+import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 
 /** Absolute paths of everything the PM storage owns. */
 export interface PmLayout {

@@ -7,7 +7,7 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import type { EnginePaths } from '../core/paths.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
 import {
   BUDGET_MARGIN,
   DEFAULT_MEMORY_BUDGETS,
@@ -21,7 +21,7 @@ import {
 } from './core/memory-budget.ts'
 import { snapshotMemory, type MemoryVersion } from './memory-versions.ts'
 import { pmLayout, type PmLayout } from './storage.ts'
-import { writeFileSafely } from '../adapters/safe-write.ts'
+import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 
 export interface MemoryBudgetOptions {
   /** @default DEFAULT_MEMORY_BUDGETS */

@@ -3,7 +3,7 @@
  * written by whoever controls a repository or a session, so they enter only as short, single-line JSON
  * string values (quoted data), and the inbox's size is estimated in tokens.
  */
-import { clipText } from '../../../../shared/text.ts'
+import { clipText } from '../../../shared/text.ts'
 
 /** Longest untrusted string kept, in UTF-16 code units (an ellipsis marks a cut). @default 200 */
 export const TEXT_CAP = 200

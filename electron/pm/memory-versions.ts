@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { EnginePaths } from '../core/paths.ts'
-import { naviFiles } from '../core/paths.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+import { naviFiles } from '../engine/core/paths.ts'
 
 export type MemoryVersionReason = 'pre-run' | 'pre-trim' | 'pre-restore' | 'manual'
 

@@ -18,8 +18,8 @@
  * - Events accumulate from the moment the previous run started; a run consumes them, a failed run gives
  *   them back for the next one.
  */
-import type { EngineEvent, EventType } from '../../../../shared/schemas/event.ts'
-import type { PmTrigger } from '../../../../shared/schemas/briefing.ts'
+import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import type { PmTrigger } from '../../../shared/schemas/briefing.ts'
 
 export interface SchedulerConfig {
   /** A burst's first trigger event waits this long for the rest. @default 2 min */
