@@ -5,6 +5,7 @@
 export const IPC_CHANNEL_NAMES = [
   'state:get',
   'events:list',
+  'sessions:list',
   'briefing:get',
   'settings:get',
   'tools:get',

@@ -4,6 +4,7 @@ import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
 import { engineEventSchema } from './schemas/event.ts'
 import { projectSnapshotSchema } from './schemas/project.ts'
 import { settingPatchSchema, settingsSchema } from './schemas/settings.ts'
+import { sessionsOutputSchema } from './schemas/cli.ts'
 
 /** The engine's state as every face (CLI, tray, browser) sees it. */
 export const engineStateSchema = z.object({
@@ -35,6 +36,8 @@ export const eventsPageInputSchema = z.object({
   limit: z.number().int().min(1).max(1000).default(200),
   /** Only events strictly older than this ISO timestamp (the previous page's last one). */
   before: z.string().optional(),
+  /** Only events at or after this ISO timestamp (`navi events --since 2h`). */
+  since: z.string().optional(),
   project: z.string().optional(),
 })
 export const eventsPageSchema = z.object({
@@ -55,6 +58,11 @@ export const ipcContract = {
   // queries
   'state:get': { input: z.void(), output: engineStateSchema },
   'events:list': { input: eventsPageInputSchema, output: eventsPageSchema },
+  /** Every session of the last cycle with its project (`all`: ended ones too). */
+  'sessions:list': {
+    input: z.object({ all: z.boolean().default(false) }),
+    output: sessionsOutputSchema,
+  },
   'briefing:get': { input: z.void(), output: briefingViewSchema },
   'settings:get': { input: z.void(), output: settingsSchema },
   'tools:get': { input: z.void(), output: z.array(toolStatusSchema) },

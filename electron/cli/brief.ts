@@ -1,8 +1,7 @@
-/** `navi brief` (one PM run now) and the PM half of `navi watch`. */
-import { loadConfig } from '../engine/adapters/config-file.ts'
+/** `navi brief` (one PM run now) and the PM half of `navi watch`'s printing. */
 import type { EnginePaths } from '../engine/core/paths.ts'
-import { createEngine, type Engine } from '../engine/index.ts'
-import { createPm, type Pm } from '../pm/index.ts'
+import type { Pm } from '../pm/index.ts'
+import { createNaviRuntime } from '../runtime/index.ts'
 import { formatBriefing } from './format-briefing.ts'
 import { printErr, printJson, printOut, type Print } from './output.ts'
 
@@ -11,33 +10,24 @@ import { printErr, printJson, printOut, type Print } from './output.ts'
  * stale) or `claude` is missing, so scripts can tell.
  */
 export async function briefCommand(paths: EnginePaths, print: Print): Promise<number> {
-  const { config } = await loadConfig(paths)
-  const engine = createEngine({ paths, watch: false })
-  await engine.refresh()
-  const pm = createPm({ paths, engine, settings: config.pm })
-  pm.onStatus((status) => {
-    if (process.stderr.isTTY) process.stderr.write(`\rPM: ${status.phase.replace('_', ' ')}…   `)
-  })
-  const state = await pm.runNow()
-  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
-  await engine.stop()
-  print(state, formatBriefing(state, Date.now()))
-  return state.briefing && !state.is_stale && !state.claude_missing ? 0 : 1
+  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: true })
+  try {
+    await runtime.start()
+    const pm = runtime.pm as Pm
+    pm.onStatus((status) => {
+      if (process.stderr.isTTY) process.stderr.write(`\rPM: ${status.phase.replace('_', ' ')}…   `)
+    })
+    const state = await pm.runNow()
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+    print(state, formatBriefing(state, Date.now()))
+    return state.briefing && !state.is_stale && !state.claude_missing ? 0 : 1
+  } finally {
+    await runtime.stop()
+  }
 }
 
-/** Runs the PM beside a watching engine; each briefing is printed (a `{"kind":"briefing"}` line with --json). */
-export async function startPmForWatch(
-  paths: EnginePaths,
-  engine: Engine,
-  json: boolean,
-): Promise<Pm> {
-  const { config } = await loadConfig(paths)
-  const pm = createPm({
-    paths,
-    engine,
-    settings: config.pm,
-    reloadSettings: async () => (await loadConfig(paths)).config.pm,
-  })
+/** Prints each PM status and briefing of `navi watch` (a `{"kind":"briefing"}` line with --json). */
+export function printPmForWatch(pm: Pm, json: boolean): void {
   pm.onStatus((status) => {
     if (json) printJson({ kind: 'pm_status', ...status }, 0)
     else if (status.phase === 'starting') printErr(`PM: updating (${status.trigger})…`)
@@ -46,6 +36,4 @@ export async function startPmForWatch(
     if (json) printJson({ kind: 'briefing', ...state }, 0)
     else printOut(`\n${formatBriefing(state, Date.now())}\n`)
   })
-  await pm.start()
-  return pm
 }

@@ -1,12 +1,13 @@
 /** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.mjs calls it. */
 import { parseArgs } from 'node:util'
-import type { SessionsOutput } from '../../shared/schemas/cli.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { installHooks, hooksStatus, uninstallHooks } from '../engine/adapters/hooks-install.ts'
 import { parseDuration } from '../engine/core/config.ts'
 import { resolvePaths } from '../engine/core/paths.ts'
-import { createEngine } from '../engine/index.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+import { createNaviRuntime, type NaviRuntime } from '../runtime/index.ts'
 import { runDoctor } from './doctor.ts'
-import { briefCommand, startPmForWatch } from './brief.ts'
+import { briefCommand, printPmForWatch } from './brief.ts'
 import { memoryCommand, usageCommand } from './pm-commands.ts'
 import { parsePort, serveCommand } from './serve/serve-command.ts'
 import {
@@ -70,19 +71,17 @@ export async function runCli(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'status': {
-      const engine = createEngine({ paths, watch: false })
-      const state = await engine.refresh({ force: true })
-      await engine.stop()
+      const state = await readOnce(paths, { force: true }, (runtime) =>
+        runtime.handlers['state:get'](),
+      )
       print(state, formatStatus(state.projects, Date.now()) + errorsFooter(state.errors))
       return 0
     }
     case 'sessions': {
-      const engine = createEngine({ paths, watch: false })
-      await engine.refresh({ force: true })
-      await engine.stop()
-      const sessions = engine.getSessions().filter((s) => values.all || s.status !== 'ended')
-      const out: SessionsOutput = { generated_at: new Date().toISOString(), sessions }
-      print(out, formatSessions(sessions, Date.now()))
+      const out = await readOnce(paths, { force: true }, (runtime) =>
+        runtime.handlers['sessions:list']({ all: values.all }),
+      )
+      print(out, formatSessions(out.sessions, Date.now()))
       return 0
     }
     case 'events': {
@@ -91,13 +90,10 @@ export async function runCli(argv: string[]): Promise<number> {
         printErr(`navi: --since expects a duration such as 30m, 2h or 1d… got "${values.since}"`)
         return 2
       }
-      const engine = createEngine({ paths, watch: false })
-      await engine.refresh()
-      const events = await engine.listEvents({
-        ...(sinceMs !== null ? { sinceMs } : {}),
-        ...(values.project ? { project: values.project } : {}),
-      })
-      await engine.stop()
+      const since = sinceMs === null ? undefined : new Date(Date.now() - sinceMs).toISOString()
+      const events = await readOnce(paths, { force: false }, (runtime) =>
+        allEvents(runtime, { since, project: values.project }),
+      )
       print({ events }, formatEvents(events))
       return 0
     }
@@ -152,10 +148,13 @@ export async function runCli(argv: string[]): Promise<number> {
     case 'memory':
       return memoryCommand(paths, sub, positionals[2], print)
     case 'doctor': {
-      const engine = createEngine({ paths, watch: false })
-      const report = await runDoctor(paths, engine)
-      await engine.stop()
-      print(report, formatDoctor(report))
+      const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
+      try {
+        const report = await runDoctor(paths, runtime.engine)
+        print(report, formatDoctor(report))
+      } finally {
+        await runtime.stop()
+      }
       return 0
     }
     default:
@@ -164,33 +163,66 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-async function watch(
-  paths: ReturnType<typeof resolvePaths>,
-  json: boolean,
-  withPm: boolean,
-): Promise<number> {
+/** One refresh of a read-only runtime, one answer from it, then everything stopped. */
+async function readOnce<T>(
+  paths: EnginePaths,
+  opts: { force: boolean },
+  read: (runtime: NaviRuntime) => Promise<T>,
+): Promise<T> {
+  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
+  try {
+    await runtime.start(opts)
+    return await read(runtime)
+  } finally {
+    await runtime.stop()
+  }
+}
+
+/** Every page of `events:list`, newest first. */
+async function allEvents(
+  runtime: NaviRuntime,
+  query: { since: string | undefined; project: string | undefined },
+): Promise<EngineEvent[]> {
+  const events: EngineEvent[] = []
+  let before: string | undefined
+  for (;;) {
+    const page = await runtime.handlers['events:list']({
+      limit: 1000,
+      ...(before ? { before } : {}),
+      ...(query.since ? { since: query.since } : {}),
+      ...(query.project ? { project: query.project } : {}),
+    })
+    events.push(...page.events)
+    before = page.events.at(-1)?.timestamp
+    if (!page.has_more || before === undefined) return events
+  }
+}
+
+async function watch(paths: EnginePaths, json: boolean, withPm: boolean): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after "ready" (or during start-up) stops cleanly.
   const stopSignal = untilStopSignal()
-  const engine = createEngine({ paths })
+  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: withPm })
   const echoErrors = createErrorEcho('navi watch')
-  engine.subscribe((events, state) => {
+  runtime.engine.subscribe((events, state) => {
     for (const event of events) {
       if (json) printJson(event, 0)
       else printOut(formatEventLine(event))
     }
     echoErrors(state.errors)
   })
-  const state = await engine.start()
-  echoErrors(state.errors)
-  const pm = withPm ? await startPmForWatch(paths, engine, json) : null
-  if (!json) {
-    printErr(`navi: watching ${state.projects.length} projects (Ctrl-C to stop)`)
-  } else {
-    printErr(JSON.stringify({ ready: true, projects: state.projects.length }))
+  if (runtime.pm) printPmForWatch(runtime.pm, json)
+  try {
+    const state = await runtime.start()
+    echoErrors(state.errors)
+    if (!json) {
+      printErr(`navi: watching ${state.projects.length} projects (Ctrl-C to stop)`)
+    } else {
+      printErr(JSON.stringify({ ready: true, projects: state.projects.length }))
+    }
+    await stopSignal
+  } finally {
+    await runtime.stop()
   }
-  await stopSignal
-  await pm?.stop()
-  await engine.stop()
   return 0
 }
 

@@ -1,19 +1,17 @@
 /**
- * Wires the tray app together: engine, PM, settings, the contract over IPC, pushes, notifications, the
- * tray and its popover. Every decision lives in the modules it calls; this file only connects them.
+ * The tray face: the runtime (engine, PM, settings, contract, pushes) plus what only the tray has: the
+ * contract over IPC, notifications, the tray and its popover, the shortcut and the login item. Every
+ * decision lives in the modules it calls; this file only connects them.
  */
 import { join } from 'node:path'
 import { Notification, app, session } from 'electron'
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import type { Settings } from '../../shared/schemas/settings.ts'
-import { loadConfig } from '../engine/adapters/config-file.ts'
 import { resolvePaths } from '../engine/core/paths.ts'
-import { createEngine } from '../engine/index.ts'
-import { createPm } from '../pm/index.ts'
-import { createContractHandlers, installHooksCommand } from '../services/contract-handlers.ts'
-import { createPushHub } from '../services/push-hub.ts'
-import { checkTools, findOnPath } from '../services/tools.ts'
+import { installHooksCommand } from '../runtime/contract-handlers.ts'
+import { createNaviRuntime } from '../runtime/index.ts'
+import { findOnPath } from '../runtime/tools.ts'
 import { forwardPushes, registerIpcHandlers } from './ipc/register-handlers.ts'
 import { isPaused, pauseUntil } from './notifications/decide.ts'
 import { createNotifier } from './notifications/notifier.ts'
@@ -21,7 +19,6 @@ import { createPopover, rendererUrl } from './popover/popover-window.ts'
 import { RENDERER_URL } from './popover/renderer-asset.ts'
 import { serveRenderer } from './popover/renderer-protocol.ts'
 import { hardenSession, hardenWebContents } from './security/harden.ts'
-import { createElectronSettingsStore } from './settings/electron-settings.ts'
 import { applyLaunchAtLogin, createShortcutBinding } from './system-integration.ts'
 import type { MenuAction } from './tray/menu-model.ts'
 import { createTray } from './tray/tray.ts'
@@ -61,19 +58,22 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
   hardenSession(session.defaultSession, devServer ? { csp: null } : {})
   if (!devServer) serveRenderer()
 
-  const settings = createElectronSettingsStore(paths.naviHome)
-  const { config } = await loadConfig(paths)
-  const engine = createEngine({ paths })
-  const pm = createPm({
+  const popover = createPopover({ appUrl, hideOnBlur: !opts.e2e })
+  const runtime = await createNaviRuntime({
     paths,
-    engine,
-    settings: config.pm,
-    reloadSettings: async () => (await loadConfig(paths)).config.pm,
+    mode: 'live',
+    pm: true,
+    installHooks: installHooksForApp,
+    hidePopover: (): CommandResult => {
+      popover.hide()
+      return { done: true, message: 'hidden' }
+    },
   })
-  const hub = createPushHub({ engine, pm })
+  const { engine, settings, hub, handlers } = runtime
+  const pm = runtime.pm
+  if (!pm) throw new Error('the tray runtime has no PM')
   let briefing: BriefingState | null = null
 
-  const popover = createPopover({ appUrl, hideOnBlur: !opts.e2e })
   hardenWebContents(popover.webContents, { appUrl })
   const showPopover = () => popover.show(tray.bounds())
   const navigate = (view: 'settings' | 'project', project?: string) => {
@@ -81,23 +81,6 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     hub.publish('popover:navigate', project ? { view, project } : { view })
   }
 
-  const handlers = createContractHandlers({
-    engine,
-    pm,
-    settings,
-    paths,
-    checkTools: async () =>
-      checkTools({
-        env: process.env,
-        claudePath: (await loadConfig(paths)).config.pm.claudePath,
-      }),
-    installHooks: installHooksForApp,
-    hidePopover: (): CommandResult => {
-      popover.hide()
-      return { done: true, message: 'hidden' }
-    },
-    getPmRunning: () => hub.running(),
-  })
   registerIpcHandlers(handlers, () => ({ appUrl, popoverId: popover.webContents.id }))
   forwardPushes(hub, popover.webContents)
 
@@ -176,11 +159,11 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     tray.refreshMenu()
   })
 
-  await engine.start()
+  // The briefing is read before the PM starts, so a run that finishes at once cannot be overwritten by it.
   briefing = await pm.getBriefing()
   notifier.seedAttention(briefing.briefing?.output.attention_items ?? [])
+  await runtime.start()
   updateTray()
-  await pm.start()
   if (opts.e2e) {
     // The Playwright `_electron` smoke test reads this from the main process.
     const probe = { trayCount: () => (tray.isAlive() ? 1 : 0) }
@@ -195,10 +178,7 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
       clearTimeout(resumeTimer)
       shortcut.dispose()
       notifier.stop()
-      hub.stop()
-      await pm.stop()
-      await engine.stop()
-      settings.dispose()
+      await runtime.stop()
       tray.destroy()
       popover.destroy()
     },

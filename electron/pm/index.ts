@@ -15,7 +15,7 @@ import { buildInbox, serializeInbox } from './core/inbox.ts'
 import { runPm, type PmRunResult } from './invoke.ts'
 import { enforceMemoryBudgets } from './memory-valve.ts'
 import { snapshotMemory } from './memory-versions.ts'
-import { createPmLoop, type PmLoop } from './pm-loop.ts'
+import { createPmLoop, type PmLoop, type PmLoopStatus } from './pm-loop.ts'
 import { readCachedBriefing } from './run-files.ts'
 import { ensurePmLayout, writeSystemPrompt } from './storage.ts'
 import { parseJsonAs } from '../engine/core/parse-json.ts'
@@ -35,7 +35,7 @@ export interface PmOptions {
   clock?: () => number
   /**
    * Read before each run, so a model or claude path changed in Settings applies to the next run without a
-   * restart (the batch window and the interval are read once, at start). @default the fixed `settings`
+   * restart (the batch window and the interval follow `reconfigure`). @default the latest `settings`
    */
   reloadSettings?: () => Promise<PmSettings>
   /** Passed (filtered) to the CLI; tests point it at a scripted API. @default process.env */
@@ -52,6 +52,13 @@ export interface Pm {
   getBriefing(): Promise<BriefingState>
   onStatus(listener: (status: PmRunStatus) => void): () => void
   onBriefing(listener: (state: BriefingState, result: PmRunResult) => void): () => void
+  /**
+   * Settings changed while running: the batch window and the interval apply to the next scheduling
+   * decision, model, claude path and timeout to the next run.
+   */
+  reconfigure(settings: PmSettings): void
+  /** How the PM schedules now; null before `start()`. */
+  schedule(): PmLoopStatus | null
 }
 
 export function createPm(opts: PmOptions): Pm {
@@ -60,6 +67,7 @@ export function createPm(opts: PmOptions): Pm {
   const statusListeners = new Set<(status: PmRunStatus) => void>()
   const briefingListeners = new Set<(state: BriefingState, result: PmRunResult) => void>()
   let last: BriefingState | null = null
+  let settings = opts.settings
   // The safety valve's notes reach the PM in the next run's prompt, which may be another process.
   const notesFile = join(files.pmDir, 'valve-notes.json')
   let loop: PmLoop | null = null
@@ -77,7 +85,7 @@ export function createPm(opts: PmOptions): Pm {
       events,
       projects: opts.engine.getState().projects,
     })
-    const settings = (await opts.reloadSettings?.().catch(() => null)) ?? opts.settings
+    settings = (await opts.reloadSettings?.().catch(() => null)) ?? settings
     const result = await runPm({
       paths: opts.paths,
       inbox: serializeInbox(inbox),
@@ -108,8 +116,8 @@ export function createPm(opts: PmOptions): Pm {
       loop = createPmLoop({
         run,
         clock,
-        batchWindowMs: opts.settings.batchWindowMs,
-        minIntervalMs: opts.settings.minIntervalMs,
+        batchWindowMs: settings.batchWindowMs,
+        minIntervalMs: settings.minIntervalMs,
         lastRunAt: await lastRunAt(),
       })
       unsubscribe = opts.engine.subscribe((events) => loop?.push(events))
@@ -135,6 +143,11 @@ export function createPm(opts: PmOptions): Pm {
       if (last) return last
       const cached = await readCachedBriefing(files.lastOutput)
       return { briefing: cached, is_stale: false, error: null, claude_missing: null }
+    },
+    schedule: () => loop?.status() ?? null,
+    reconfigure(next) {
+      settings = next
+      loop?.reconfigure({ batchWindowMs: next.batchWindowMs, minIntervalMs: next.minIntervalMs })
     },
     onStatus(listener) {
       statusListeners.add(listener)

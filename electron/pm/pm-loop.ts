@@ -13,6 +13,8 @@ import {
   onRunFailed,
   onRunFinished,
   onRunStarted,
+  withConfig,
+  type SchedulerConfig,
   type SchedulerOptions,
   type SchedulerState,
 } from './core/scheduler.ts'
@@ -29,6 +31,9 @@ export interface PmLoopOptions extends SchedulerOptions {
 }
 
 export interface PmLoopStatus {
+  /** The timings the loop decides with now (Settings may have changed them since the start). */
+  batchWindowMs: number
+  minIntervalMs: number
   running: boolean
   pendingEvents: number
   /** When the next automatic run is due, if one is waiting on the timer. */
@@ -42,6 +47,8 @@ export interface PmLoop {
   /** Run now, or right after the running run; resolves with whether the run serving it succeeded. */
   requestNow(): Promise<boolean>
   status(): PmLoopStatus
+  /** New batch window or interval (Settings changed); the next decision uses them. */
+  reconfigure(config: Partial<Pick<SchedulerConfig, 'batchWindowMs' | 'minIntervalMs'>>): void
   /** No more runs; resolves once a run in progress has settled. Pending requests resolve false. */
   stop(): Promise<void>
 }
@@ -117,7 +124,14 @@ export function createPmLoop(options: PmLoopOptions): PmLoop {
       decide()
       return served
     },
+    reconfigure(config) {
+      if (stopped) return
+      state = withConfig(state, config)
+      decide()
+    },
     status: () => ({
+      batchWindowMs: state.config.batchWindowMs,
+      minIntervalMs: state.config.minIntervalMs,
       running: state.running !== null,
       pendingEvents: state.pending.length,
       nextRunAt,

@@ -12,7 +12,11 @@ import {
   type PmUsage,
 } from '../../shared/schemas/briefing.ts'
 import { parseJsonAs } from '../engine/core/parse-json.ts'
-import { openRegularForAppend, PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
+import {
+  openRegularForAppend,
+  PM_FILE_MAX_BYTES,
+  readRegularText,
+} from '../engine/adapters/safe-read.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 
 /** The cached briefing, or null when the file is missing or not a valid `CachedBriefing`. */

@@ -11,9 +11,9 @@ export const notificationTogglesSchema = z.object({
 export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
 
 /**
- * `$NAVI_HOME/settings.json`: what the tray app's Settings change. Electron writes it with electron-store,
- * `navi serve` with the same schema; the engine and the CLI read the optional keys as overrides of
- * `config.yaml` (unset means "as config.yaml says").
+ * `$NAVI_HOME/settings.json`: what the Settings view changes. Every face writes it through the one settings
+ * store (electron/runtime/settings-store.ts); the engine and the CLI read the optional keys as overrides
+ * of `config.yaml` (unset means "as config.yaml says").
  */
 export const settingsSchema = z.object({
   notifications: notificationTogglesSchema.default(notificationTogglesSchema.parse({})),

@@ -3,11 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  CLAUDE_INSTALL_HINT,
-  claudeCandidates,
-  findClaude,
-} from '../../electron/pm/find-claude.ts'
+import { CLAUDE_INSTALL_HINT, claudeCandidates, findClaude } from '../../electron/pm/find-claude.ts'
 
 let root = ''
 let home = ''

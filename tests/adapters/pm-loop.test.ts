@@ -97,6 +97,25 @@ describe('createPmLoop', () => {
     ])
   })
 
+  it('a batch window changed while a batch waits applies to that batch (Settings, no restart)', async () => {
+    const { run, calls } = scriptedRun()
+    const pm = start({ run, lastRunAt: T0 - 60 * MIN, batchWindowMs: 10 * MIN })
+    await vi.advanceTimersByTimeAsync(0)
+    pm.push([makeEvent('commit', 'apollo')])
+    expect(pm.status().nextRunAt).toBe(T0 + 10 * MIN)
+    await vi.advanceTimersByTimeAsync(MIN)
+    pm.reconfigure({ batchWindowMs: 2 * MIN })
+    expect(pm.status()).toMatchObject({ batchWindowMs: 2 * MIN, nextRunAt: T0 + 2 * MIN })
+    await vi.advanceTimersByTimeAsync(MIN)
+    expect(calls.map((c) => [c.trigger, c.at])).toEqual([['commit', 2 * MIN]])
+    // A longer window pushes the next batch out in the same way.
+    calls[0]!.finish(true)
+    await vi.advanceTimersByTimeAsync(0)
+    pm.reconfigure({ batchWindowMs: 20 * MIN, minIntervalMs: MIN })
+    pm.push([makeEvent('task_completed', 'apollo')])
+    expect(pm.status().nextRunAt).toBe(T0 + 22 * MIN)
+  })
+
   it('never overlaps runs; on demand waits for the running one, then goes first', async () => {
     const { run, calls, maxActive } = scriptedRun()
     const pm = start({ run, lastRunAt: T0 - 60 * MIN, batchWindowMs: 10_000, minIntervalMs: MIN })

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest'
 import {
   createSettingsFileStore,
   readSettingsOverrides,
-} from '../../electron/services/settings-store.ts'
+} from '../../electron/runtime/settings-store.ts'
 import { settingsSchema } from '../../shared/schemas/settings.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
+import { waitUntil } from '../support/wait.ts'
 
 const temp = useTempPaths('navi-settings-')
 const file = () => join(temp.paths.naviHome, 'settings.json')
@@ -104,6 +105,52 @@ describe('createSettingsFileStore', () => {
     off()
     await store.set({ model: 'haiku' })
     expect(seen).toEqual(['opus'])
+  })
+})
+
+describe('createSettingsFileStore with watch', () => {
+  it('reads back what another writer changed (an editor, another Navi) and tells each change once', async () => {
+    const store = await createSettingsFileStore(temp.paths, { watch: true })
+    try {
+      const seen: [string | undefined, boolean][] = []
+      store.onChange((s) => seen.push([s.model, s.launch_at_login]))
+      // A text editor saving the file in place.
+      await writeFile(file(), JSON.stringify({ model: 'opus' }))
+      await waitUntil(() => store.get().model === 'opus', 10_000, 'the edit to be read back')
+      // Another Navi process writing through its own store (an atomic rename).
+      const other = await createSettingsFileStore(temp.paths)
+      await other.set({ launch_at_login: true })
+      await waitUntil(() => store.get().launch_at_login, 10_000, 'the other store’s write')
+      expect(seen).toEqual([
+        ['opus', false],
+        ['opus', true],
+      ])
+      // Its own writes are told once, not again when the watcher sees the file change.
+      await store.set({ model: 'haiku' })
+      await writeFile(join(temp.paths.naviHome, 'unrelated.txt'), 'x')
+      await store.refresh()
+      expect(seen.at(-1)).toEqual(['haiku', true])
+      expect(seen).toHaveLength(3)
+    } finally {
+      store.dispose()
+    }
+  })
+
+  it('keeps the last good settings when the file turns bad, and says what is wrong', async () => {
+    const store = await createSettingsFileStore(temp.paths, { watch: true })
+    try {
+      await store.set({ model: 'opus' })
+      await writeFile(file(), '{ nope')
+      await waitUntil(() => store.problems().length > 0, 10_000, 'the bad file to be noticed')
+      expect(store.problems()[0]).toMatch(/^invalid JSON: /)
+      expect(store.get().model).toBe('opus')
+      // A change made over the broken file keeps what the store knew, instead of resetting the rest.
+      await store.set({ launch_at_login: true })
+      expect(await onDisk()).toMatchObject({ model: 'opus', launch_at_login: true })
+      expect(store.problems()).toEqual([])
+    } finally {
+      store.dispose()
+    }
   })
 })
 

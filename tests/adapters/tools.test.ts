@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkTools, findOnPath } from '../../electron/services/tools.ts'
+import { checkTools, findOnPath } from '../../electron/runtime/tools.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 
 const temp = useTempPaths('navi-tools-')

@@ -154,7 +154,8 @@ describe('engine on real claude sessions and real repositories', () => {
       // Each step at its own time, in the order the agent took it (Write docs, then Review docs).
       const step = (type: string, title: string) =>
         Date.parse(
-          of(type, apolloProject?.name).find((e) => e.details.task_title === title)?.timestamp ?? '',
+          of(type, apolloProject?.name).find((e) => e.details.task_title === title)?.timestamp ??
+            '',
         )
       const steps = [
         step('task_started', 'Write docs'),

@@ -14,9 +14,9 @@ import {
   type NaviServer,
 } from '../../electron/cli/serve/server.ts'
 import { createEngine, type Engine } from '../../electron/engine/index.ts'
-import { createContractHandlers } from '../../electron/services/contract-handlers.ts'
-import { createPushHub, type PushHub } from '../../electron/services/push-hub.ts'
-import { createSettingsFileStore } from '../../electron/services/settings-store.ts'
+import { createContractHandlers } from '../../electron/runtime/contract-handlers.ts'
+import { createPushHub, type PushHub } from '../../electron/runtime/push-hub.ts'
+import { createSettingsFileStore } from '../../electron/runtime/settings-store.ts'
 import { httpRequest, openEventStream, type RawRequest } from '../support/navi-http.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 import { waitUntil } from '../support/wait.ts'

@@ -16,7 +16,7 @@ import {
 import type { Pm } from '../../electron/pm/index.ts'
 import type { PmRunResult } from '../../electron/pm/invoke.ts'
 import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
-import type { SettingsStore } from '../../electron/services/settings-store.ts'
+import type { SettingsStore } from '../../electron/runtime/settings-store.ts'
 
 export const emptyState = (): EngineState => ({
   projects: [],
@@ -88,6 +88,8 @@ export function fakePm(current: BriefingState = noBriefing()): FakePm {
       return new Promise<BriefingState>(() => undefined)
     },
     getBriefing: async () => current,
+    reconfigure: () => undefined,
+    schedule: () => null,
     onStatus(listener) {
       statusListeners.add(listener)
       return () => statusListeners.delete(listener)
@@ -114,5 +116,8 @@ export function memorySettings(initial: Partial<Settings> = {}): SettingsStore {
       return current
     },
     onChange: () => () => undefined,
+    refresh: async () => current,
+    problems: () => [],
+    dispose: () => undefined,
   }
 }

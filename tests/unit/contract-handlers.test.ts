@@ -9,7 +9,7 @@ import {
   createContractHandlers,
   PM_OFF_MESSAGE,
   type ContractDeps,
-} from '../../electron/services/contract-handlers.ts'
+} from '../../electron/runtime/contract-handlers.ts'
 import {
   fakeEngine,
   fakePm,

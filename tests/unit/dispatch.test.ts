@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ContractHandlers } from '../../shared/ipc-contract.ts'
-import { dispatchCall, isIpcChannel } from '../../electron/services/dispatch.ts'
+import { dispatchCall, isIpcChannel } from '../../electron/runtime/dispatch.ts'
 import { emptyState, makeEvent, memorySettings, noBriefing } from '../support/contract-fakes.ts'
 
 function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
@@ -12,6 +12,7 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
       events: [makeEvent('a', '2026-01-01T00:00:00Z')].slice(0, limit),
       has_more: false,
     }),
+    'sessions:list': async () => ({ generated_at: '2026-01-01T00:00:00Z', sessions: [] }),
     'briefing:get': async () => ({ state: noBriefing(), running: null }),
     'settings:get': async () => settings.get(),
     'tools:get': async () => [],

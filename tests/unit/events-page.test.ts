@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pageEvents } from '../../electron/services/events-page.ts'
+import { pageEvents } from '../../electron/runtime/events-page.ts'
 import { makeEvent } from '../support/contract-fakes.ts'
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`

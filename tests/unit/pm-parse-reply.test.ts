@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { extractJsonCandidates } from '../../electron/pm/core/json-in-text.ts'
-import {
-  isRetryableStatus,
-  parsePmReply,
-  streamPhase,
-} from '../../electron/pm/core/parse-reply.ts'
+import { isRetryableStatus, parsePmReply, streamPhase } from '../../electron/pm/core/parse-reply.ts'
 
 const briefing = {
   briefing: 'Two projects moved. navi needs your input.',

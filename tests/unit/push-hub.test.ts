@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PushChannel } from '../../shared/ipc-contract.ts'
 import type { PmRunStatus } from '../../shared/schemas/briefing.ts'
-import { createPushHub } from '../../electron/services/push-hub.ts'
+import { createPushHub } from '../../electron/runtime/push-hub.ts'
 import { emptyState, fakeEngine, fakePm, makeEvent, noBriefing } from '../support/contract-fakes.ts'
 
 const status = (phase: PmRunStatus['phase']): PmRunStatus => ({

@@ -4,7 +4,7 @@ import { parsePort } from '../../electron/cli/serve/serve-command.ts'
 import { encodeSseEvent } from '../../electron/cli/serve/sse.ts'
 import { mostRecentClient } from '../../electron/engine/adapters/tmux-focus.ts'
 import { tmuxServerArgs } from '../../electron/engine/adapters/tmux.ts'
-import { toolFix } from '../../electron/services/tools.ts'
+import { toolFix } from '../../electron/runtime/tools.ts'
 
 describe('parsePort', () => {
   it.each<[string | undefined, number | null]>([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contentTypeFor, resolveStaticPath } from '../../electron/services/static-files.ts'
+import { contentTypeFor, resolveStaticPath } from '../../electron/runtime/static-files.ts'
 
 const ROOT = '/srv/navi/out/renderer'
 

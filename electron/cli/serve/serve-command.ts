@@ -1,15 +1,9 @@
 /**
- * `navi serve`: the engine (watching), the PM (unless --no-pm), the settings and the HTTP server that
- * gives the popover to a browser. Runs until SIGINT or SIGTERM, then closes everything.
+ * `navi serve`: the runtime (engine, PM unless --no-pm, settings, contract) and the HTTP server that gives
+ * the popover to a browser. Runs until SIGINT or SIGTERM, then closes everything.
  */
-import { loadConfig } from '../../engine/adapters/config-file.ts'
 import type { EnginePaths } from '../../engine/core/paths.ts'
-import { createEngine } from '../../engine/index.ts'
-import { createPm } from '../../pm/index.ts'
-import { createContractHandlers } from '../../services/contract-handlers.ts'
-import { createPushHub } from '../../services/push-hub.ts'
-import { createSettingsFileStore } from '../../services/settings-store.ts'
-import { checkTools } from '../../services/tools.ts'
+import { createNaviRuntime } from '../../runtime/index.ts'
 import { createErrorEcho, printErr, printJson, printOut, untilStopSignal } from '../output.ts'
 import { openUrl } from './open-url.ts'
 import { resolveRendererDir } from './renderer-dir.ts'
@@ -35,47 +29,20 @@ export function parsePort(value: string | undefined): number | null {
 export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after the URL (or during start-up) stops cleanly.
   const stopSignal = untilStopSignal()
-  const engine = createEngine({ paths })
+  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: opts.withPm })
   const echoErrors = createErrorEcho('navi serve')
-  engine.subscribe((_events, state) => echoErrors(state.errors))
-  echoErrors((await engine.start()).errors)
-  const pm = opts.withPm
-    ? createPm({
-        paths,
-        engine,
-        settings: (await loadConfig(paths)).config.pm,
-        reloadSettings: async () => (await loadConfig(paths)).config.pm,
-      })
-    : null
-  const hub = createPushHub({ engine, pm })
-  const shutdown = async () => {
-    hub.stop()
-    await pm?.stop()
-    await engine.stop()
-  }
+  runtime.engine.subscribe((_events, state) => echoErrors(state.errors))
   let server: NaviServer
   try {
-    await pm?.start()
-    const handlers = createContractHandlers({
-      engine,
-      pm,
-      settings: await createSettingsFileStore(paths),
-      paths,
-      checkTools: async () =>
-        checkTools({
-          env: process.env,
-          claudePath: (await loadConfig(paths)).config.pm.claudePath,
-        }),
-      getPmRunning: () => hub.running(),
-    })
+    echoErrors((await runtime.start()).errors)
     server = await createNaviServer({
-      handlers,
-      hub,
+      handlers: runtime.handlers,
+      hub: runtime.hub,
       rendererDir: resolveRendererDir(),
       port: opts.port,
     })
   } catch (error) {
-    await shutdown()
+    await runtime.stop()
     throw error
   }
   const { url, port, token } = server
@@ -88,6 +55,6 @@ export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Prom
 
   await stopSignal
   await server.close()
-  await shutdown()
+  await runtime.stop()
   return 0
 }

@@ -9,14 +9,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { resolve, sep } from 'node:path'
 import type { ContractHandlers, PushChannel } from '../../../shared/ipc-contract.ts'
-import { dispatchCall } from '../../services/dispatch.ts'
-import type { PushHub } from '../../services/push-hub.ts'
+import { dispatchCall } from '../../runtime/dispatch.ts'
+import type { PushHub } from '../../runtime/push-hub.ts'
 import { RENDERER_CSP } from '../../../shared/csp.ts'
 import { printErr } from '../output.ts'
 import { send, sendCallError, sendJson, sendText } from './http-responses.ts'
 import { checkRequest, tokenCookie } from './request-auth.ts'
 import { createSseStreams } from './sse.ts'
-import { contentTypeFor, resolveStaticPath } from '../../services/static-files.ts'
+import { contentTypeFor, resolveStaticPath } from '../../runtime/static-files.ts'
 
 export interface NaviServerOptions {
   handlers: ContractHandlers

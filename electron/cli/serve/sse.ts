@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { PushChannel } from '../../../shared/ipc-contract.ts'
-import type { PushListener } from '../../services/push-hub.ts'
+import type { PushListener } from '../../runtime/push-hub.ts'
 import { BASE_HEADERS } from './http-responses.ts'
 
 /** One event in the wire format. JSON escapes newlines, so `data` is always a single line. */

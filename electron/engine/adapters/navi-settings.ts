@@ -1,6 +1,6 @@
 /**
  * Reading `$NAVI_HOME/settings.json` (the app's Settings) for the engine and the CLI. Only reads; the
- * writer is `electron/services/settings-store.ts`. A bad file never breaks anything: the defaults apply
+ * writer is `electron/runtime/settings-store.ts`. A bad file never breaks anything: the defaults apply
  * and the problems are reported.
  */
 import { parseSettings, type Settings } from '../../../shared/schemas/settings.ts'
@@ -15,6 +15,8 @@ export interface LoadedSettings {
   errors: ConfigError[]
   /** False when there is no settings.json: the defaults apply and that is not an error. */
   exists: boolean
+  /** The file is there but could not be read or is not JSON at all (`settings` are then the defaults). */
+  unreadable: boolean
 }
 
 /** The whole settings file, normalised by `parseSettings` (a bad key falls back to its default alone). */
@@ -27,9 +29,11 @@ export async function readSettingsFile(paths: EnginePaths): Promise<LoadedSettin
     const code = (err as NodeJS.ErrnoException).code
     const exists = code !== 'ENOENT'
     const errors = exists ? [settingsError(file, `cannot read the file: ${messageOf(err)}`)] : []
-    return { settings: parseSettings({}).settings, errors, exists }
+    return { settings: parseSettings({}).settings, errors, exists, unreadable: exists }
   }
-  if (text.trim() === '') return { settings: parseSettings({}).settings, errors: [], exists: true }
+  if (text.trim() === '') {
+    return { settings: parseSettings({}).settings, errors: [], exists: true, unreadable: false }
+  }
   let raw: unknown
   try {
     raw = JSON.parse(text)
@@ -38,10 +42,16 @@ export async function readSettingsFile(paths: EnginePaths): Promise<LoadedSettin
       settings: parseSettings({}).settings,
       errors: [settingsError(file, `invalid JSON: ${messageOf(err)}`)],
       exists: true,
+      unreadable: true,
     }
   }
   const { settings, problems } = parseSettings(raw)
-  return { settings, errors: problems.map((p) => settingsError(file, p)), exists: true }
+  return {
+    settings,
+    errors: problems.map((p) => settingsError(file, p)),
+    exists: true,
+    unreadable: false,
+  }
 }
 
 /** The override keys (poll_interval, batch_window, model, claude_path) set in settings.json. */

@@ -4,8 +4,8 @@
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { ipcChannels, type ContractHandlers, type IpcResult } from '../../../shared/ipc-contract.ts'
-import { dispatchCall } from '../../services/dispatch.ts'
-import type { PushHub } from '../../services/push-hub.ts'
+import { dispatchCall } from '../../runtime/dispatch.ts'
+import type { PushHub } from '../../runtime/push-hub.ts'
 import { isTrustedSender, type TrustedRenderer } from './sender-check.ts'
 
 const FORBIDDEN: IpcResult<never> = {

@@ -1,4 +1,4 @@
-import { knownContentType, resolveStaticPath } from '../../services/static-files.ts'
+import { knownContentType, resolveStaticPath } from '../../runtime/static-files.ts'
 
 /** The scheme the built renderer is served on: a standard, secure origin instead of `file:`. */
 export const RENDERER_SCHEME = 'navi'

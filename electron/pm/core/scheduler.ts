@@ -104,6 +104,18 @@ export function initialSchedulerState(options: SchedulerOptions = {}): Scheduler
   }
 }
 
+/**
+ * New timings (Settings changed while Navi runs). A batch already waiting is then due `batchWindowMs`
+ * after it started under the new window, so shortening the window can make it due at once.
+ */
+export function withConfig(
+  state: SchedulerState,
+  config: Partial<Pick<SchedulerConfig, 'batchWindowMs' | 'minIntervalMs'>>,
+): SchedulerState {
+  const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined))
+  return { ...state, config: { ...state.config, ...defined } }
+}
+
 const isTrigger = (event: EngineEvent) =>
   (TRIGGER_TYPES as readonly EventType[]).includes(event.type)
 

@@ -59,13 +59,23 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
   return {
     'state:get': async () => deps.engine.getState(),
 
-    'events:list': async ({ limit, before, project }) => {
+    'events:list': async ({ limit, before, since, project }) => {
       if (before !== undefined && Number.isNaN(Date.parse(before))) {
         throw new Error(`before: not a timestamp: ${before}`)
       }
+      const sinceMs = since === undefined ? null : Date.parse(since)
+      if (sinceMs !== null && Number.isNaN(sinceMs))
+        throw new Error(`since: not a timestamp: ${since}`)
       const events = await deps.engine.listEvents(project ? { project } : {})
-      return pageEvents(events, { limit, before })
+      const recent =
+        sinceMs === null ? events : events.filter((e) => Date.parse(e.timestamp) >= sinceMs)
+      return pageEvents(recent, { limit, before })
     },
+
+    'sessions:list': async ({ all }) => ({
+      generated_at: deps.engine.getState().generated_at,
+      sessions: deps.engine.getSessions().filter((s) => all || s.status !== 'ended'),
+    }),
 
     'briefing:get': briefingView,
 

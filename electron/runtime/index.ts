@@ -1,0 +1,130 @@
+/**
+ * `createNaviRuntime`: the one composition of Navi that every face uses. It owns the settings store, the
+ * configuration source, the engine, the PM, the push hub and the contract handlers, and starts and stops
+ * them in one order. The faces add only what is theirs: the tray its tray, popover and notifier; `navi serve`
+ * its HTTP server; `navi watch` its printing; the read-only CLI commands one refresh and a handler call.
+ * The acting half (answers, delegated tasks) will be wired here the same way, as a sibling of the PM.
+ */
+import { mkdir } from 'node:fs/promises'
+import type { CommandResult, ContractHandlers, EngineState } from '../../shared/ipc-contract.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+import { createEngine, type Engine } from '../engine/index.ts'
+import { createPm, type Pm } from '../pm/index.ts'
+import { createConfigSource, type ConfigSource } from './config-source.ts'
+import { createContractHandlers } from './contract-handlers.ts'
+import { createPushHub, type PushHub } from './push-hub.ts'
+import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
+import { checkTools } from './tools.ts'
+
+export interface NaviRuntimeOptions {
+  paths: EnginePaths
+  /**
+   * `live`: watchers, timers and file watches until `stop()` (tray, `navi serve`, `navi watch`).
+   * `once`: one full refresh at `start()`, nothing left running (the read-only CLI commands, `navi brief`).
+   */
+  mode: 'live' | 'once'
+  /** Create the PM (in `live` mode it also runs on the engine's triggers). */
+  pm: boolean
+  /** The tray installs hooks with the system's node; the default installs with this process's. */
+  installHooks?: () => Promise<CommandResult>
+  /** The tray hides its popover; absent elsewhere. */
+  hidePopover?: () => CommandResult
+  /** Told of every failure a part survives (settings or config re-reads). @default stderr */
+  onError?: (message: string) => void
+  /** Passed to the PM's CLI (tests point it at a scripted API). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Epoch ms; injected by tests. @default Date.now */
+  clock?: () => number
+}
+
+export interface NaviRuntime {
+  readonly paths: EnginePaths
+  readonly engine: Engine
+  /** Null when the PM is off (`--no-pm`, read-only commands). */
+  readonly pm: Pm | null
+  readonly settings: SettingsStore
+  readonly config: ConfigSource
+  readonly hub: PushHub
+  readonly handlers: ContractHandlers
+  /**
+   * `live`: first cycle, watchers, PM loop. `once`: one refresh (`force`: every repository re-read with
+   * git, as `navi status` wants). Resolves with the state.
+   */
+  start(opts?: { force?: boolean }): Promise<EngineState>
+  /** Everything that `start()` started, stopped in reverse order; waits for a PM run or cycle to settle. */
+  stop(): Promise<void>
+}
+
+export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviRuntime> {
+  const { paths } = opts
+  const live = opts.mode === 'live'
+  const onError =
+    opts.onError ?? ((message: string) => void process.stderr.write(`navi: ${message}\n`))
+  // Watching needs the directory; the engine creates it on its first write anyway.
+  if (live) await mkdir(paths.naviHome, { recursive: true })
+  const settings = await createSettingsFileStore(paths, { watch: live, onError })
+  const config = await createConfigSource({ paths, settings, watch: live, onError })
+  const engine = createEngine({
+    paths,
+    watch: live,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  })
+  const pm = opts.pm
+    ? createPm({
+        paths,
+        engine,
+        settings: config.get().config.pm,
+        // Read again before each run: a model changed a moment ago must apply even if its file event
+        // has not arrived yet.
+        reloadSettings: async () => (await config.reload()).config.pm,
+        ...(opts.env ? { env: opts.env } : {}),
+        ...(opts.clock ? { clock: opts.clock } : {}),
+      })
+    : null
+  const offConfig = config.onChange((next) => pm?.reconfigure(next.pm))
+  const hub = createPushHub({ engine, pm })
+  const handlers = createContractHandlers({
+    engine,
+    pm,
+    settings,
+    paths,
+    checkTools: async () =>
+      checkTools({ env: process.env, claudePath: config.get().config.pm.claudePath }),
+    ...(opts.installHooks ? { installHooks: opts.installHooks } : {}),
+    ...(opts.hidePopover ? { hidePopover: opts.hidePopover } : {}),
+    getPmRunning: () => hub.running(),
+  })
+
+  let started = false
+  let stopping: Promise<void> | null = null
+  const shutdown = async () => {
+    offConfig()
+    hub.stop()
+    await pm?.stop()
+    await engine.stop()
+    config.dispose()
+    settings.dispose()
+  }
+
+  return {
+    paths,
+    engine,
+    pm,
+    settings,
+    config,
+    hub,
+    handlers,
+    async start(startOpts = {}) {
+      if (started) throw new Error('the runtime was started already')
+      started = true
+      if (!live) return engine.refresh({ force: startOpts.force ?? false })
+      const state = await engine.start()
+      await pm?.start()
+      return state
+    },
+    stop() {
+      stopping ??= shutdown()
+      return stopping
+    },
+  }
+}

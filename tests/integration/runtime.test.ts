@@ -1,0 +1,95 @@
+/**
+ * The runtime every face uses, run directly the way the tray runs it (live, with the PM): a setting changed
+ * in `settings.json` by someone else (a text editor, `navi serve`, the CLI) reaches the settings store, the
+ * configuration and the PM's next scheduling decision without a restart.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { naviFiles } from '../../electron/engine/core/paths.ts'
+import { writeCachedBriefing } from '../../electron/pm/run-files.ts'
+import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
+import type { BriefingState } from '../../shared/schemas/briefing.ts'
+import { cachedBriefingSchema } from '../../shared/schemas/briefing.ts'
+import { sampleOutput } from '../support/pm-invoke-fixture.ts'
+import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
+import { useTempPaths } from '../support/temp-paths.ts'
+import { waitUntil } from '../support/wait.ts'
+
+const temp = useTempPaths('navi-runtime-')
+let runtime: NaviRuntime | null = null
+let repo: RepoFixture | null = null
+afterEach(async () => {
+  await runtime?.stop()
+  runtime = null
+  await repo?.cleanup()
+  repo = null
+})
+
+const writeSettings = (settings: Record<string, unknown>) =>
+  writeFile(naviFiles(temp.paths).settings, JSON.stringify(settings))
+
+describe('createNaviRuntime (live, with the PM)', () => {
+  it('a batch window edited in settings.json applies to the batch already waiting, without a restart', async () => {
+    repo = await createRepoFixture({ prefix: 'navi-runtime-repo-' })
+    const files = naviFiles(temp.paths)
+    // A registered project, a PM that ran a day ago (no initialization run), and a claude that is not
+    // there: a run that starts ends at once as "claude missing", which is all this test needs to see.
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(files.config, `projects:\n  - path: ${repo.dir}\n`)
+    await writeCachedBriefing(files.lastOutput, {
+      output: cachedBriefingSchema.shape.output.parse(sampleOutput('Yesterday: all quiet.')),
+      generated_at: new Date(Date.now() - 24 * 3_600_000).toISOString(),
+      trigger: 'commit',
+    })
+    const missingClaude = join(temp.root, 'no-such-claude')
+    await writeSettings({ batch_window: '10m', claude_path: missingClaude })
+
+    runtime = await createNaviRuntime({ paths: temp.paths, mode: 'live', pm: true })
+    const pm = runtime.pm
+    if (!pm) throw new Error('no PM')
+    const briefings: BriefingState[] = []
+    pm.onBriefing((state) => briefings.push(state))
+    await runtime.start()
+    expect(pm.schedule()?.batchWindowMs).toBe(10 * 60_000)
+
+    const before = Date.now()
+    await repo.commit('feat: a commit that triggers the PM', { 'a.txt': 'a\n' })
+    const waiting = await waitUntil(
+      () => {
+        const schedule = pm.schedule()
+        return schedule && schedule.nextRunAt !== null ? schedule : null
+      },
+      30_000,
+      () => `a batch to wait for its window (schedule ${JSON.stringify(pm.schedule())})`,
+    )
+    expect(waiting.nextRunAt).toBeGreaterThan(before + 9 * 60_000)
+    expect(briefings).toEqual([])
+
+    // Another process (an editor, `navi serve`) shortens the window: the waiting batch is due at once.
+    await writeSettings({ batch_window: '1s', claude_path: missingClaude, model: 'haiku' })
+    await waitUntil(() => briefings.length > 0, 30_000, 'the batch to run under the new window')
+    expect(briefings[0]?.claude_missing).toBeTruthy()
+    expect(pm.schedule()?.batchWindowMs).toBe(1000)
+    expect(runtime.settings.get()).toMatchObject({ batch_window: '1s', model: 'haiku' })
+    expect(runtime.config.get().config.pm).toMatchObject({ batchWindowMs: 1000, model: 'haiku' })
+    // The contract answers with the same settings the store holds.
+    expect(await runtime.handlers['settings:get']()).toMatchObject({ model: 'haiku' })
+  })
+
+  it('once: one refresh serves the read-only contract queries, and nothing is left running', async () => {
+    repo = await createRepoFixture({ prefix: 'navi-runtime-once-' })
+    await mkdir(temp.paths.naviHome, { recursive: true })
+    await writeFile(naviFiles(temp.paths).config, `projects:\n  - path: ${repo.dir}\n`)
+    runtime = await createNaviRuntime({ paths: temp.paths, mode: 'once', pm: false })
+    const state = await runtime.start({ force: true })
+    expect(state.projects.map((p) => p.project_dir)).toEqual([repo.dir])
+    expect(await runtime.handlers['state:get']()).toEqual(state)
+    expect(await runtime.handlers['sessions:list']({ all: true })).toMatchObject({ sessions: [] })
+    expect(runtime.pm).toBeNull()
+    await runtime.stop()
+    // Stopping twice is one stop.
+    await runtime.stop()
+    await expect(runtime.start()).rejects.toThrow(/started already/)
+  })
+})
