@@ -4,6 +4,23 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import reactRefresh from 'eslint-plugin-react-refresh'
 import prettier from 'eslint-config-prettier'
 
+/** One `no-restricted-imports` rule per folder of the house: what it must never import, and why. */
+function boundaries(rooms) {
+  return rooms.map(({ files, ignores, why, forbid, electron }) => ({
+    files,
+    ...(ignores ? { ignores } : {}),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: electron ? [{ name: 'electron', message: `${why}.` }] : [],
+          patterns: [{ group: forbid, message: `${why}.` }],
+        },
+      ],
+    },
+  }))
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'release/**', 'bench/results/**', 'test-results/**'] },
   js.configs.recommended,
@@ -29,22 +46,66 @@ export default tseslint.config(
       'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
     },
   },
-  {
-    files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'electron',
-              message:
-                'The engine, CLI and shared code run in plain Node: never import electron here.',
-            },
-          ],
-        },
-      ],
+  // The house's boundaries (README "Architecture"): each folder lists what it must never import. One rule
+  // object per folder, since a later `no-restricted-imports` for the same file replaces an earlier one.
+  ...boundaries([
+    {
+      files: ['electron/engine/core/**/*.ts'],
+      why: 'engine/core is pure: no I/O adapters, no PM, no runtime, no faces',
+      forbid: ['**/adapters/**', '**/pm/**', '**/runtime/**', '**/main/**', '**/cli/**'],
+      electron: true,
     },
-  },
+    {
+      files: ['electron/engine/**/*.ts'],
+      ignores: ['electron/engine/core/**'],
+      why: 'the engine only watches: the PM, the runtime and the faces consume it, never the reverse',
+      forbid: ['**/pm/**', '**/runtime/**', '**/main/**', '**/cli/**'],
+      electron: true,
+    },
+    {
+      files: ['electron/pm/core/**/*.ts'],
+      why: "pm/core is pure: not the PM's shell (../*.ts), no adapters, no runtime, no faces",
+      forbid: ['../*.ts', '**/adapters/**', '**/runtime/**', '**/main/**', '**/cli/**'],
+      electron: true,
+    },
+    {
+      files: ['electron/pm/**/*.ts'],
+      ignores: ['electron/pm/core/**'],
+      why: 'the PM consumes the engine; the runtime and the faces compose it, never the reverse',
+      forbid: ['**/runtime/**', '**/main/**', '**/cli/**'],
+      electron: true,
+    },
+    {
+      files: ['electron/runtime/**/*.ts'],
+      why: 'the runtime composes the parts for the faces and knows none of them; it runs in plain Node',
+      forbid: ['**/main/**', '**/cli/**'],
+      electron: true,
+    },
+    {
+      files: ['electron/cli/**/*.ts'],
+      why: 'a face reaches the engine and the PM only through the runtime (electron/runtime/)',
+      forbid: ['**/engine/**', '**/pm/**'],
+      electron: true,
+    },
+    {
+      files: ['electron/main/**/*.ts'],
+      why: 'a face reaches the engine and the PM only through the runtime (electron/runtime/)',
+      forbid: ['**/engine/**', '**/pm/**'],
+      // The tray is the Electron face: electron is what it is made of.
+      electron: false,
+    },
+    {
+      files: ['renderer/**/*.{ts,tsx}'],
+      why: 'the renderer is a sandboxed page: browser code and shared/ only, no Node, no electron/',
+      forbid: ['node:*', '**/electron/**'],
+      electron: true,
+    },
+    {
+      files: ['shared/**/*.ts'],
+      why: 'shared/ builds for Node and the browser: no node:*, no electron, nothing of electron/',
+      forbid: ['node:*', '**/electron/**'],
+      electron: true,
+    },
+  ]),
   prettier,
 )

@@ -1,7 +1,5 @@
 /** `navi brief` (one PM run now) and the PM half of `navi watch`'s printing. */
-import type { EnginePaths } from '../engine/core/paths.ts'
-import type { Pm } from '../pm/index.ts'
-import { createNaviRuntime } from '../runtime/index.ts'
+import { createNaviRuntime, type EnginePaths, type Pm } from '../runtime/index.ts'
 import { formatBriefing } from './format-briefing.ts'
 import { printErr, printJson, printOut, type Print } from './output.ts'
 

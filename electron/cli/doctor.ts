@@ -2,9 +2,8 @@
 import { access } from 'node:fs/promises'
 import { execa } from 'execa'
 import type { DoctorCheck, DoctorOutput } from '../../shared/schemas/cli.ts'
-import { hooksStatus } from '../engine/adapters/hooks-install.ts'
-import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
-import type { Engine } from '../engine/index.ts'
+import { hooksStatus } from '../runtime/hooks.ts'
+import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
 import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
 
 const BINARIES: { name: string; args: string[]; fix: string }[] = [

@@ -1,11 +1,14 @@
 /** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.mjs calls it. */
 import { parseArgs } from 'node:util'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
-import { installHooks, hooksStatus, uninstallHooks } from '../engine/adapters/hooks-install.ts'
-import { parseDuration } from '../engine/core/config.ts'
-import { resolvePaths } from '../engine/core/paths.ts'
-import type { EnginePaths } from '../engine/core/paths.ts'
-import { createNaviRuntime, type NaviRuntime } from '../runtime/index.ts'
+import { parseDuration } from '../../shared/duration.ts'
+import { hooksStatus, installHooks, uninstallHooks } from '../runtime/hooks.ts'
+import {
+  createNaviRuntime,
+  resolvePaths,
+  type EnginePaths,
+  type NaviRuntime,
+} from '../runtime/index.ts'
 import { runDoctor } from './doctor.ts'
 import { briefCommand, printPmForWatch } from './brief.ts'
 import { memoryCommand, usageCommand } from './pm-commands.ts'

@@ -1,15 +1,15 @@
 /** `navi usage` and `navi memory …`: the PM's costs and its memory versions. */
-import { listMemoryVersions, restoreMemory } from '../pm/memory-versions.ts'
-import { summarizeUsage, type UsageTotals } from '../pm/core/usage.ts'
-import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
+import type { EnginePaths } from '../runtime/index.ts'
+import {
+  listMemoryVersions,
+  readUsage,
+  restoreMemory,
+  type UsageTotals,
+} from '../runtime/pm-records.ts'
 import { printErr, type Print } from './output.ts'
-import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
 
 export async function usageCommand(paths: EnginePaths, print: Print): Promise<number> {
-  const text = await readRegularText(naviFiles(paths).usageLog, {
-    maxBytes: PM_FILE_MAX_BYTES,
-  }).catch(() => '')
-  const report = summarizeUsage(text, new Date())
+  const report = await readUsage(paths)
   const row = (label: string, t: UsageTotals) =>
     `${label.padEnd(8)} ${String(t.runs).padStart(4)} runs${t.failed ? ` (${t.failed} failed)` : ''}  ` +
     `${t.input_tokens} in / ${t.output_tokens} out tokens  $${t.cost_usd.toFixed(4)}  ` +

@@ -9,7 +9,7 @@ import type {
   ToolStatus,
 } from '../../shared/ipc-contract.ts'
 import type { BriefingState, CachedBriefing, PmRunStatus } from '../../shared/schemas/briefing.ts'
-import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
+import { installHooksCommand } from './hooks.ts'
 import { focusTmuxPane, type TmuxTarget } from '../engine/adapters/tmux-focus.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
@@ -115,24 +115,5 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
     },
 
     'popover:hide': async () => deps.hidePopover?.() ?? { done: false, message: 'no popover here' },
-  }
-}
-
-/** `navi hooks install` as a command result: what was written, or why not. */
-export async function installHooksCommand(
-  paths: EnginePaths,
-  opts: HooksInstallOptions = {},
-): Promise<CommandResult> {
-  try {
-    const result = await installHooks(paths, opts)
-    const backup = result.backupPath ? ` (backup: ${result.backupPath})` : ''
-    return {
-      done: true,
-      message: result.changed
-        ? `Navi hooks installed in ${result.settingsPath}${backup}`
-        : `Navi hooks were already installed in ${result.settingsPath}`,
-    }
-  } catch (error) {
-    return { done: false, message: error instanceof Error ? error.message : String(error) }
   }
 }

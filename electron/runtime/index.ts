@@ -16,6 +16,11 @@ import { createPushHub, type PushHub } from './push-hub.ts'
 import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
 import { checkTools } from './tools.ts'
 
+// What the faces may know of the parts, handed out here so that they never reach past the runtime.
+export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.ts'
+export type { Engine } from '../engine/index.ts'
+export type { Pm } from '../pm/index.ts'
+
 export interface NaviRuntimeOptions {
   paths: EnginePaths
   /**

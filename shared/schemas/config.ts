@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DURATION_HINT, DURATION_PATTERN, parseDuration } from '../duration.ts'
 
 /** `0`, `0s`, `0.0ms`…: a duration of nothing. */
 export const ZERO_DURATION = /^0+(\.0+)?\s*(ms|s|m|h)?$/
@@ -8,7 +9,7 @@ export const durationSchema = z.union([
   z.number().positive(),
   z
     .string()
-    .regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/, 'expected a duration such as 500ms, 30s, 2m or 1h')
+    .regex(DURATION_PATTERN, DURATION_HINT)
     .refine((value) => !ZERO_DURATION.test(value), 'expected a duration longer than 0'),
 ])
 
@@ -18,18 +19,9 @@ export const durationSchema = z.union([
  */
 export const MIN_POLL_INTERVAL_MS = 1_000
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-
-/** Milliseconds of a duration the schema accepted (a number counts seconds). */
-export function durationMs(value: string | number): number {
-  if (typeof value === 'number') return value * 1000
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/.exec(value.trim())
-  return match ? Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000) : Number.NaN
-}
-
 /** `poll_interval`: a duration of at least `MIN_POLL_INTERVAL_MS`. */
 export const pollIntervalSchema = durationSchema.refine(
-  (value) => durationMs(value) >= MIN_POLL_INTERVAL_MS,
+  (value) => (parseDuration(value) ?? 0) >= MIN_POLL_INTERVAL_MS,
   `expected a poll interval of at least ${MIN_POLL_INTERVAL_MS / 1000}s`,
 )
 

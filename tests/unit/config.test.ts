@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  defaultConfig,
-  isIgnored,
-  parseConfig,
-  parseDuration,
-} from '../../electron/engine/core/config.ts'
+import { defaultConfig, isIgnored, parseConfig } from '../../electron/engine/core/config.ts'
+import { parseDuration } from '../../shared/duration.ts'
 
 const FILE = '/home/ada/.navi/config.yaml'
 const HOME = '/home/ada'

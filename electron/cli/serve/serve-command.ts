@@ -2,8 +2,7 @@
  * `navi serve`: the runtime (engine, PM unless --no-pm, settings, contract) and the HTTP server that gives
  * the popover to a browser. Runs until SIGINT or SIGTERM, then closes everything.
  */
-import type { EnginePaths } from '../../engine/core/paths.ts'
-import { createNaviRuntime } from '../../runtime/index.ts'
+import { createNaviRuntime, type EnginePaths } from '../../runtime/index.ts'
 import { createErrorEcho, printErr, printJson, printOut, untilStopSignal } from '../output.ts'
 import { openUrl } from './open-url.ts'
 import { resolveRendererDir } from './renderer-dir.ts'

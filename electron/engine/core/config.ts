@@ -13,6 +13,7 @@ import {
   type NaviConfig,
   type RawConfig,
 } from '../../../shared/schemas/config.ts'
+import { DURATION_HINT, parseDuration } from '../../../shared/duration.ts'
 import { expandHome } from './paths.ts'
 
 /** One problem in a configuration file, positioned for the user (1-based line and column). */
@@ -43,18 +44,6 @@ export function defaultConfig(): NaviConfig {
       claudePath: null,
     },
   }
-}
-
-const DURATION_HINT = 'expected a duration such as 500ms, 30s, 2m or 1h'
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
-
-/** `'30s'` → 30000, `'500ms'` → 500, `'1.5m'` → 90000; a number counts seconds. Null when unreadable. */
-export function parseDuration(value: string | number): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value * 1000 : null
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/.exec(value.trim())
-  if (!match) return null
-  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]
-  return ms > 0 ? ms : null
 }
 
 /**

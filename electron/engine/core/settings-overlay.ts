@@ -4,7 +4,7 @@
  */
 import type { NaviConfig } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
-import { parseDuration } from './config.ts'
+import { parseDuration } from '../../../shared/duration.ts'
 import { expandHome } from './paths.ts'
 
 /** The keys of `settings.json` that override `config.yaml`; unset means "as config.yaml says". */

@@ -6,7 +6,7 @@ import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
-import { parseDuration } from '../../engine/core/config.ts'
+import { parseDuration } from '../../../shared/duration.ts'
 import { plainText } from './plain-text.ts'
 
 export type NotificationKind =

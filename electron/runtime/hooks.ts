@@ -1,0 +1,28 @@
+/**
+ * Navi's Claude Code hooks as the faces use them: `navi hooks install|uninstall|status`, the Settings
+ * view's "Install hooks" button and `navi doctor`.
+ */
+import type { CommandResult } from '../../shared/ipc-contract.ts'
+import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+
+export { hooksStatus, installHooks, uninstallHooks } from '../engine/adapters/hooks-install.ts'
+
+/** `navi hooks install` as a command result: what was written, or why not. */
+export async function installHooksCommand(
+  paths: EnginePaths,
+  opts: HooksInstallOptions = {},
+): Promise<CommandResult> {
+  try {
+    const result = await installHooks(paths, opts)
+    const backup = result.backupPath ? ` (backup: ${result.backupPath})` : ''
+    return {
+      done: true,
+      message: result.changed
+        ? `Navi hooks installed in ${result.settingsPath}${backup}`
+        : `Navi hooks were already installed in ${result.settingsPath}`,
+    }
+  } catch (error) {
+    return { done: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}
