@@ -4,6 +4,7 @@ import { execa } from 'execa'
 import type { DoctorCheck, DoctorOutput } from '../../shared/schemas/cli.ts'
 import { hooksStatus } from '../runtime/hooks.ts'
 import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
+import { logFile, recentLogErrors } from '../runtime/logger.ts'
 import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
 
 const BINARIES: { name: string; args: string[]; fix: string }[] = [
@@ -103,11 +104,15 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
   // The state's errors also hold what the last cycle could not do (a failed cycle, a full disk);
   // config errors have their own check above.
   const engineErrors = state.errors.filter((error) => !diagnostics.configErrors.includes(error))
+  const recentErrors = await recentLogErrors(paths.naviHome).catch((error: unknown) => [
+    `the log cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+  ])
   return {
     checks,
     corrupt_lines: diagnostics.corruptLines,
     notes: diagnostics.notes,
     errors: [...new Set([...engineErrors, ...diagnostics.sourceErrors, ...projectErrors])],
+    log: { file: logFile(paths.naviHome), recent_errors: recentErrors },
   }
 }
 

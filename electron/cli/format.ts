@@ -127,6 +127,13 @@ export function formatDoctor(report: DoctorOutput): string {
   )
   for (const note of report.notes) lines.push(`note  ${inertLine(note)}`)
   for (const error of report.errors) lines.push(`err   ${inertLine(error)}`)
+  if (report.log) {
+    const { file, recent_errors: recent } = report.log
+    lines.push(
+      `note  log              ${inertLine(file)}${recent.length ? `, its newest errors:` : ' (no errors)'}`,
+    )
+    for (const line of recent) lines.push(`      ${inertLine(line)}`)
+  }
   return lines.join('\n')
 }
 

@@ -9,6 +9,7 @@ import { z } from 'zod'
 import type { BriefingState, PmRunStatus, PmTrigger } from '../../shared/schemas/briefing.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { PmSettings } from '../../shared/schemas/config.ts'
+import { errorText, silentLog, type Log } from '../../shared/log.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import { buildInbox, serializeInbox } from './core/inbox.ts'
@@ -40,6 +41,8 @@ export interface PmOptions {
   reloadSettings?: () => Promise<PmSettings>
   /** Passed (filtered) to the CLI; tests point it at a scripted API. @default process.env */
   env?: Readonly<Record<string, string | undefined>>
+  /** Where failures go (the runtime's `pm` log). @default nowhere */
+  log?: Log
 }
 
 export interface Pm {
@@ -63,6 +66,7 @@ export interface Pm {
 
 export function createPm(opts: PmOptions): Pm {
   const clock = opts.clock ?? Date.now
+  const log = opts.log ?? silentLog
   const files = naviFiles(opts.paths)
   const statusListeners = new Set<(status: PmRunStatus) => void>()
   const briefingListeners = new Set<(state: BriefingState, result: PmRunResult) => void>()
@@ -75,8 +79,17 @@ export function createPm(opts: PmOptions): Pm {
   let layout: Promise<unknown> | null = null
   const ensureLayout = () => (layout ??= ensurePmLayout(opts.paths))
 
-  const run = async (trigger: PmTrigger, events: EngineEvent[]): Promise<boolean> => {
-    await ensureLayout()
+  const emitStatus = (status: PmRunStatus) =>
+    statusListeners.forEach((listener) => listener(status))
+
+  /** Memory snapshot, system prompt and inbox for one run; throws when the PM's folder cannot be made ready. */
+  const prepare = async (trigger: PmTrigger, events: EngineEvent[]): Promise<string> => {
+    try {
+      await ensureLayout()
+    } catch (error) {
+      layout = null // a folder fixed later must be tried again, not the old failure returned
+      throw error
+    }
     await writeSystemPrompt(opts.paths, { notes: await readNotes(notesFile) })
     await snapshotMemory(opts.paths)
     const inbox = buildInbox({
@@ -85,21 +98,70 @@ export function createPm(opts: PmOptions): Pm {
       events,
       projects: opts.engine.getState().projects,
     })
-    settings = (await opts.reloadSettings?.().catch(() => null)) ?? settings
-    const result = await runPm({
-      paths: opts.paths,
-      inbox: serializeInbox(inbox),
-      trigger,
-      model: settings.model,
-      claudeBin: settings.claudePath,
-      timeoutMs: settings.timeoutMs,
-      resume: settings.resume,
-      onStatus: (status) => statusListeners.forEach((listener) => listener(status)),
-      ...(opts.env ? { env: opts.env } : {}),
+    try {
+      settings = (await opts.reloadSettings?.()) ?? settings
+    } catch (error) {
+      log.warn(`reading the PM settings failed (${errorText(error)}); the previous ones apply`)
+    }
+    return serializeInbox(inbox)
+  }
+
+  /** A run that failed before claude could answer: a failed status and a stale briefing with the reason. */
+  const failed = async (trigger: PmTrigger, error: unknown): Promise<PmRunResult> => {
+    const reason = errorText(error)
+    log.error(`PM run (${trigger}) failed before claude answered: ${reason}`)
+    emitStatus({ phase: 'failed', trigger, at: new Date(clock()).toISOString(), detail: reason })
+    const cached = await readCachedBriefing(files.lastOutput).catch((readError: unknown) => {
+      log.warn(`the cached briefing cannot be read: ${errorText(readError)}`)
+      return null
     })
-    const { notes } = await enforceMemoryBudgets(opts.paths)
-    if (notes.length > 0) await writeFileSafely(notesFile, JSON.stringify(notes))
-    else await rm(notesFile, { force: true })
+    return {
+      state: {
+        briefing: cached,
+        is_stale: cached !== null,
+        error: `The PM run failed: ${reason}`,
+        claude_missing: null,
+      },
+      ok: false,
+      attempts: [],
+      denials: [],
+      sessionId: null,
+      warnings: [],
+    }
+  }
+
+  /** The safety valve after a run; its notes reach the next run's prompt. A failure here loses no briefing. */
+  const keepMemoryInBudget = async () => {
+    try {
+      const { notes } = await enforceMemoryBudgets(opts.paths)
+      if (notes.length > 0) await writeFileSafely(notesFile, JSON.stringify(notes))
+      else await rm(notesFile, { force: true })
+    } catch (error) {
+      log.error(`keeping the PM's memory within its budget failed: ${errorText(error)}`)
+    }
+  }
+
+  const run = async (trigger: PmTrigger, events: EngineEvent[]): Promise<boolean> => {
+    let result: PmRunResult
+    try {
+      const inbox = await prepare(trigger, events)
+      result = await runPm({
+        paths: opts.paths,
+        inbox,
+        trigger,
+        model: settings.model,
+        claudeBin: settings.claudePath,
+        timeoutMs: settings.timeoutMs,
+        resume: settings.resume,
+        onStatus: emitStatus,
+        ...(opts.env ? { env: opts.env } : {}),
+      })
+      for (const warning of result.warnings) log.warn(warning)
+      if (!result.ok && result.state.error) log.warn(`PM run (${trigger}): ${result.state.error}`)
+      await keepMemoryInBudget()
+    } catch (error) {
+      result = await failed(trigger, error)
+    }
     last = result.state
     briefingListeners.forEach((listener) => listener(result.state, result))
     return result.ok
@@ -112,13 +174,20 @@ export function createPm(opts: PmOptions): Pm {
 
   return {
     async start() {
-      await ensureLayout()
+      // A PM folder that cannot be made now leaves the PM waiting, not the app unstarted: each run tries
+      // again, and fails visibly while it still cannot.
+      await ensureLayout().catch((error: unknown) => {
+        layout = null
+        log.error(`the PM's folder cannot be prepared: ${errorText(error)}`)
+      })
       loop = createPmLoop({
         run,
         clock,
         batchWindowMs: settings.batchWindowMs,
         minIntervalMs: settings.minIntervalMs,
         lastRunAt: await lastRunAt(),
+        // `run` turns its own failures into a failed status; what still throws is a bug, and is logged.
+        onError: (error) => log.error(`PM loop: ${errorText(error)}`),
       })
       unsubscribe = opts.engine.subscribe((events) => loop?.push(events))
     },

@@ -14,6 +14,7 @@ import { createConfigSource, type ConfigSource } from './config-source.ts'
 import { createContractHandlers } from './contract-handlers.ts'
 import { createPushHub, type PushHub } from './push-hub.ts'
 import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
+import { createLogger, type NaviLogger } from './logger.ts'
 import { checkTools } from './tools.ts'
 
 // What the faces may know of the parts, handed out here so that they never reach past the runtime.
@@ -34,7 +35,10 @@ export interface NaviRuntimeOptions {
   installHooks?: () => Promise<CommandResult>
   /** The tray hides its popover; absent elsewhere. */
   hidePopover?: () => CommandResult
-  /** Told of every failure a part survives (settings or config re-reads). @default stderr */
+  /**
+   * Also told of every failure the engine survives (it is logged either way). @default one stderr line,
+   * as the CLI faces want; the tray passes its own.
+   */
   onError?: (message: string) => void
   /** Passed to the PM's CLI (tests point it at a scripted API). @default process.env */
   env?: Readonly<Record<string, string | undefined>>
@@ -51,6 +55,8 @@ export interface NaviRuntime {
   readonly config: ConfigSource
   readonly hub: PushHub
   readonly handlers: ContractHandlers
+  /** `$NAVI_HOME/logs/navi.log`, scoped per part. */
+  readonly logger: NaviLogger
   /**
    * `live`: first cycle, watchers, PM loop. `once`: one refresh (`force`: every repository re-read with
    * git, as `navi status` wants). Resolves with the state.
@@ -63,15 +69,30 @@ export interface NaviRuntime {
 export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviRuntime> {
   const { paths } = opts
   const live = opts.mode === 'live'
-  const onError =
-    opts.onError ?? ((message: string) => void process.stderr.write(`navi: ${message}\n`))
+  const logger = createLogger(paths.naviHome)
+  const engineLog = logger.scope('engine')
+  const settingsLog = logger.scope('settings')
+  const tell =
+    opts.onError ?? ((message: string) => void process.stderr.write(`navi engine: ${message}\n`))
   // Watching needs the directory; the engine creates it on its first write anyway.
   if (live) await mkdir(paths.naviHome, { recursive: true })
-  const settings = await createSettingsFileStore(paths, { watch: live, onError })
-  const config = await createConfigSource({ paths, settings, watch: live, onError })
+  const settings = await createSettingsFileStore(paths, {
+    watch: live,
+    onError: (message) => settingsLog.error(message),
+  })
+  const config = await createConfigSource({
+    paths,
+    settings,
+    watch: live,
+    onError: (message) => settingsLog.error(message),
+  })
   const engine = createEngine({
     paths,
     watch: live,
+    onError: (message) => {
+      engineLog.error(message)
+      tell(message)
+    },
     ...(opts.clock ? { clock: opts.clock } : {}),
   })
   const pm = opts.pm
@@ -82,6 +103,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
         // Read again before each run: a model changed a moment ago must apply even if its file event
         // has not arrived yet.
         reloadSettings: async () => (await config.reload()).config.pm,
+        log: logger.scope('pm'),
         ...(opts.env ? { env: opts.env } : {}),
         ...(opts.clock ? { clock: opts.clock } : {}),
       })
@@ -119,6 +141,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     config,
     hub,
     handlers,
+    logger,
     async start(startOpts = {}) {
       if (started) throw new Error('the runtime was started already')
       started = true

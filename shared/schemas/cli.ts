@@ -28,6 +28,8 @@ export const doctorOutputSchema = z.object({
   /** Files with lines skipped or values ignored, each with its path. */
   notes: z.array(z.string()).default([]),
   errors: z.array(z.string()),
+  /** Navi's log and its newest error lines (what a running tray or `navi serve` survived). */
+  log: z.object({ file: z.string(), recent_errors: z.array(z.string()) }).optional(),
 })
 export type DoctorCheck = z.infer<typeof doctorCheckSchema>
 export type DoctorOutput = z.infer<typeof doctorOutputSchema>

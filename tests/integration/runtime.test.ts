@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { writeCachedBriefing } from '../../electron/pm/run-files.ts'
 import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
+import { recentLogErrors } from '../../electron/runtime/logger.ts'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import { cachedBriefingSchema } from '../../shared/schemas/briefing.ts'
 import { sampleOutput } from '../support/pm-invoke-fixture.ts'
@@ -75,6 +76,31 @@ describe('createNaviRuntime (live, with the PM)', () => {
     expect(runtime.config.get().config.pm).toMatchObject({ batchWindowMs: 1000, model: 'haiku' })
     // The contract answers with the same settings the store holds.
     expect(await runtime.handlers['settings:get']()).toMatchObject({ model: 'haiku' })
+  })
+
+  it('a PM run that fails before claude starts shows a failed status with its reason, and is logged', async () => {
+    // The memory folder cannot be made: a file sits where it should be (root ignores permissions).
+    const files = naviFiles(temp.paths)
+    await mkdir(files.pmDir, { recursive: true })
+    await writeFile(files.memoryDir, 'not a folder')
+    runtime = await createNaviRuntime({ paths: temp.paths, mode: 'live', pm: true })
+    const pm = runtime.pm
+    if (!pm) throw new Error('no PM')
+    const statuses: string[] = []
+    const briefings: BriefingState[] = []
+    pm.onStatus((status) => statuses.push(`${status.phase}: ${status.detail ?? ''}`))
+    pm.onBriefing((state) => briefings.push(state))
+    // The PM never ran, so it starts its first run at once, and that run cannot prepare its memory.
+    await runtime.start()
+    await waitUntil(() => briefings.length > 0, 30_000, 'the failed run to be told')
+    expect(statuses).toHaveLength(1)
+    expect(statuses[0]).toMatch(/^failed: .*memory/)
+    expect(briefings[0]?.error).toMatch(/^The PM run failed: .*memory/)
+    expect((await runtime.handlers['briefing:get']()).state.error).toBe(briefings[0]?.error)
+    const errors = await recentLogErrors(temp.paths.naviHome)
+    expect(
+      errors.some((line) => /\(pm\) +PM run \(initialization\) failed before claude/.test(line)),
+    ).toBe(true)
   })
 
   it('once: one refresh serves the read-only contract queries, and nothing is left running', async () => {
