@@ -4,6 +4,7 @@ import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { pbiLabel, type ProjectSnapshot } from '../../shared/schemas/project.ts'
 import { SESSION_STATUS_LABEL, type Session } from '../../shared/schemas/session.ts'
 import type { DoctorOutput } from '../../shared/schemas/cli.ts'
+import { describeEvent } from '../../shared/event-text.ts'
 import { clipText, inertLine } from '../../shared/text.ts'
 
 const ATTENTION_ICON: Record<ProjectSnapshot['attention'], string> = {
@@ -70,37 +71,8 @@ export function formatSessions(
   return table([header, ...rows]).join('\n')
 }
 
-export function describeEvent(e: EngineEvent): string {
-  const d = e.details
-  const str = (key: string): string =>
-    typeof d[key] === 'string' ? inertLine(d[key] as string) : ''
-  switch (e.type) {
-    case 'commit':
-      return `commit ${str('sha').slice(0, 7)} on ${str('branch') || '(detached)'}: ${clip(str('message'), 70)}`
-    case 'branch_created':
-      return `branch ${clip(str('branch'), 60)} created`
-    case 'task_started':
-      return `task started: ${clip(str('task_title'), 60)}`
-    case 'task_completed':
-      return `task done: ${clip(str('task_title'), 60)}`
-    case 'pbi_completed':
-      return `all tasks done: ${clip(str('title'), 60)}`
-    case 'turn_completed':
-      return `${clip(str('name'), 24)} finished a turn${str('prompt') ? `: ${clip(str('prompt'), 60)}` : ''}`
-    case 'permission_denied':
-      return `${clip(str('name'), 24)}: ${str('tool') || 'a tool call'} denied${str('reason') ? ` (${clip(str('reason'), 60)})` : ''}`
-    case 'session_started':
-      return `${str('agent')} session ${clip(str('name'), 30)} started`
-    case 'session_ended':
-      return `session ${clip(str('name'), 30)} ended${str('reason') ? ` (${clip(str('reason'), 60)})` : ''}`
-    case 'session_status_change': {
-      const reason = str('reason') ? ` (${clip(str('reason'), 50)})` : ''
-      return `${clip(str('name'), 24)}: ${str('from')} → ${str('to')}${reason}`
-    }
-    case 'pr_created':
-      return `PR opened${typeof d.number === 'number' ? ` #${d.number}` : ''} for ${clip(str('branch'), 60)}`
-  }
-}
+/** The shared wording (shared/event-text.ts), re-exported for the CLI's callers. */
+export { describeEvent }
 
 export function formatEvents(events: EngineEvent[]): string {
   if (events.length === 0) return 'No events.'

@@ -41,7 +41,7 @@ describe('CLI formatting', () => {
     }
     expect(describeEvent(commit)).toBe('commit abcdef1 on feat/x: implement resolver')
     expect(describeEvent(change)).toBe(
-      'navi-7: working → needs_permission (waiting for permission prompt)',
+      'navi-7 needs permission: waiting for permission prompt',
     )
     const lines = formatEvents([commit, change]).split('\n')
     expect(lines).toHaveLength(2)

@@ -166,11 +166,11 @@ describe('eventText', () => {
   it.each([
     [
       event('commit', { sha: 'abcdef1234', message: 'implement resolver', branch: 'x' }),
-      'abcdef1 implement resolver',
+      'commit abcdef1 on x: implement resolver',
     ],
     [
       event('commit', { sha: 'abcdef1234', message: 'big push', more_commits: 12 }),
-      'abcdef1 big push (+12 more)',
+      'commit abcdef1 on (detached): big push (+12 more)',
     ],
     [event('branch_created', { branch: 'feat/a', sha: 'x' }), 'branch feat/a created'],
     [event('task_started', { task_title: 'Schema migrations' }), 'task started: Schema migrations'],
@@ -199,7 +199,7 @@ describe('eventText', () => {
         to: 'needs_permission',
         reason: 'Bash: rm -rf',
       }),
-      'needs permission: Bash: rm -rf',
+      'n needs permission: Bash: rm -rf',
     ],
     [
       event('session_status_change', {
@@ -208,7 +208,7 @@ describe('eventText', () => {
         to: 'waiting_input',
         reason: null,
       }),
-      'waiting for input',
+      'n is waiting for input',
     ],
     [
       event('session_status_change', { name: 'n', from: 'working', to: 'idle' }),
@@ -222,14 +222,14 @@ describe('eventText', () => {
 
   it('keeps untrusted text on one line and ignores details of the wrong type', () => {
     expect(eventText(event('commit', { sha: 'abc', message: 'evil\u001b[2J\nsecond' }))).toBe(
-      'abc evil [2J second',
+      'commit abc on (detached): evil [2J second',
     )
     expect(eventText(event('task_completed', { task_title: 42 }))).toBe('task done: ')
   })
 
   it('puts the full sha and branch of a commit in its tooltip', () => {
     const e = event('commit', { sha: 'abcdef1234', message: 'm', branch: 'main' })
-    expect(eventTooltip(e)).toBe('abcdef1 m\nabcdef1234 on main')
+    expect(eventTooltip(e)).toBe('commit abcdef1 on main: m\nabcdef1234 on main')
     expect(eventTooltip(event('branch_created', { branch: 'b' }))).toBe('branch b created')
   })
 })

@@ -2,6 +2,7 @@
  * The pieces of the PM's inbox: one event in full, a summary of many, and a project reduced to what the PM
  * needs, each at a level of detail `inbox.ts` picks to stay under the token budget.
  */
+import { describeEvent } from '../../../shared/event-text.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import type { Attention, ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type {
@@ -120,29 +121,9 @@ function renderEvent(event: EngineEvent, project: string, timestamp: string): In
   return { timestamp, type: event.type, project, data }
 }
 
-/** The one line a summary can show for an event of this type, if it has one. */
-function headline(event: EngineEvent): string | null {
-  const d = event.details
-  const text = (value: unknown) => (typeof value === 'string' ? value : null)
-  switch (event.type) {
-    case 'commit':
-      return text(d.message)
-    case 'task_completed':
-    case 'task_started':
-      return text(d.task_title)
-    case 'pbi_completed':
-      return text(d.title)
-    case 'turn_completed':
-      return text(d.prompt)
-    case 'permission_denied':
-      return text(d.tool)
-    case 'branch_created':
-      return text(d.branch)
-    case 'session_status_change':
-      return typeof d.from === 'string' && typeof d.to === 'string' ? `${d.from} → ${d.to}` : null
-    default:
-      return null
-  }
+/** The one line a summary shows for an event: the wording every face shares (shared/event-text.ts). */
+function headline(event: EngineEvent): string {
+  return describeEvent(event)
 }
 
 interface Group {

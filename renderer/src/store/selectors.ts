@@ -7,6 +7,7 @@ import type { ToolStatus } from '../../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import { pbiLabel, type Attention, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import { describeEvent } from '../../../shared/event-text.ts'
 import { inertLine } from '../../../shared/text.ts'
 import {
   SESSION_STATUS_LABEL,
@@ -150,54 +151,8 @@ export function isOldEvent(now: number, e: EngineEvent): boolean {
   return now - Date.parse(e.timestamp) > HOUR
 }
 
-/** What happened, in a few words; the wording follows the CLI's `describeEvent`. */
-export function eventText(e: EngineEvent): string {
-  const d = e.details
-  const str = (key: string): string => {
-    const value = d[key]
-    return typeof value === 'string' ? singleLine(value) : ''
-  }
-  const num = (key: string): number | null => {
-    const value = d[key]
-    return typeof value === 'number' ? value : null
-  }
-  switch (e.type) {
-    case 'commit': {
-      const more = num('more_commits')
-      return `${str('sha').slice(0, 7)} ${str('message')}${more ? ` (+${more} more)` : ''}`
-    }
-    case 'branch_created':
-      return `branch ${str('branch')} created`
-    case 'task_started':
-      return `task started: ${str('task_title')}`
-    case 'task_completed':
-      return `task done: ${str('task_title')}`
-    case 'pbi_completed':
-      return `all tasks done: ${str('title')}`
-    case 'turn_completed':
-      return `${str('name')} finished a turn${str('prompt') ? `: ${str('prompt')}` : ''}`
-    case 'permission_denied':
-      return `${str('name')}: ${str('tool') || 'a tool call'} denied${str('reason') ? ` (${str('reason')})` : ''}`
-    case 'session_started':
-      return `${str('agent') || 'agent'} session ${str('name')} ${d.resumed === true ? 'resumed' : 'started'}`
-    case 'session_ended':
-      return `session ${str('name')} ended${str('reason') ? ` (${str('reason')})` : ''}`
-    case 'session_status_change':
-      return statusChangeText(str('name'), str('from'), str('to'), str('reason'))
-    case 'pr_created': {
-      const n = num('number')
-      return `PR${n !== null ? ` #${n}` : ''} opened for ${str('branch') || 'a branch'}`
-    }
-  }
-}
-
-function statusChangeText(name: string, from: string, to: string, reason: string): string {
-  if (to === 'needs_permission') return `needs permission: ${reason || name}`
-  if (to === 'waiting_input') return `waiting for input${reason ? `: ${reason}` : ''}`
-  const label = (s: string) =>
-    Object.hasOwn(SESSION_STATUS_LABEL, s) ? SESSION_STATUS_LABEL[s as SessionStatus] : s
-  return `${name ? `${name}: ` : ''}${label(from)} → ${label(to)}`
-}
+/** What happened, in a few words: the wording every face shares (shared/event-text.ts). */
+export const eventText = describeEvent
 
 /** The commit's branch and full sha, for the row's tooltip; else the text itself. */
 export function eventTooltip(e: EngineEvent): string {
