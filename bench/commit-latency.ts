@@ -76,9 +76,8 @@ async function measureMode(
     const at = performance.now()
     let delivered = false
     for (const event of events) {
-      const sha = event.details.sha
-      if (event.type === 'commit' && typeof sha === 'string') {
-        arrivals.set(sha, at)
+      if (event.type === 'commit') {
+        arrivals.set(event.details.sha, at)
         delivered = true
       }
     }

@@ -12,50 +12,54 @@ const TEXT_MAX = 70
 const REASON_MAX = 60
 
 export function describeEvent(e: EngineEvent): string {
-  const d = e.details
-  const str = (key: string, max = TEXT_MAX): string => {
-    const value = d[key]
-    return typeof value === 'string' ? clipText(value, max) : ''
-  }
-  const num = (key: string): number | null => {
-    const value = d[key]
-    return typeof value === 'number' && Number.isFinite(value) ? value : null
-  }
-  const name = str('name', NAME_MAX) || 'a session'
-  const because = (key = 'reason') => (str(key, REASON_MAX) ? ` (${str(key, REASON_MAX)})` : '')
+  // Typed by the schema, yet checked again: a face may be handed a line an older Navi wrote.
+  const t = (value: unknown, max = TEXT_MAX): string =>
+    typeof value === 'string' ? clipText(value, max) : ''
+  const because = (reason: unknown) => (t(reason, REASON_MAX) ? ` (${t(reason, REASON_MAX)})` : '')
+  const nameOf = (value: unknown) => t(value, NAME_MAX) || 'a session'
   switch (e.type) {
     case 'commit': {
-      const more = num('more_commits')
-      const branch = str('branch', REASON_MAX) || '(detached)'
-      return `commit ${str('sha').slice(0, 7)} on ${branch}: ${str('message')}${more ? ` (+${more} more)` : ''}`
+      const { sha, branch, message, more_commits: more } = e.details
+      const where = t(branch, REASON_MAX) || '(detached)'
+      const rest = typeof more === 'number' && more > 0 ? ` (+${more} more)` : ''
+      return `commit ${t(sha).slice(0, 7)} on ${where}: ${t(message)}${rest}`
     }
     case 'branch_created':
-      return `branch ${str('branch')} created`
+      return `branch ${t(e.details.branch)} created`
     case 'pr_created': {
-      const n = num('number')
-      return `PR${n !== null ? ` #${n}` : ''} opened for ${str('branch') || 'a branch'}`
+      const n = e.details.number
+      const number = typeof n === 'number' ? ` #${n}` : ''
+      return `PR${number} opened for ${t(e.details.branch) || 'a branch'}`
     }
     case 'task_started':
-      return `task started: ${str('task_title')}`
+      return `task started: ${t(e.details.task_title)}`
     case 'task_completed':
-      return `task done: ${str('task_title')}`
+      return `task done: ${t(e.details.task_title)}`
     case 'pbi_completed':
-      return `all tasks done: ${str('title')}`
-    case 'turn_completed':
-      return `${name} finished a turn${str('prompt') ? `: ${str('prompt')}` : ''}`
-    case 'permission_denied':
-      return `${name}: ${str('tool', NAME_MAX) || 'a tool call'} denied${because()}`
-    case 'session_started':
-      return `${str('agent', NAME_MAX) || 'agent'} session ${name} ${d.resumed === true ? 'resumed' : 'started'}`
+      return `all tasks done: ${t(e.details.title)}`
+    case 'turn_completed': {
+      const prompt = t(e.details.prompt)
+      return `${nameOf(e.details.name)} finished a turn${prompt ? `: ${prompt}` : ''}`
+    }
+    case 'permission_denied': {
+      const tool = t(e.details.tool, NAME_MAX) || 'a tool call'
+      return `${nameOf(e.details.name)}: ${tool} denied${because(e.details.reason)}`
+    }
+    case 'session_started': {
+      const verb = e.details.resumed === true ? 'resumed' : 'started'
+      return `${t(e.details.agent, NAME_MAX) || 'agent'} session ${nameOf(e.details.name)} ${verb}`
+    }
     case 'session_ended':
-      return `session ${name} ended${because()}`
-    case 'session_status_change':
+      return `session ${nameOf(e.details.name)} ended${because(e.details.reason)}`
+    case 'session_status_change': {
+      const d = e.details
       return statusChange(
-        name,
-        str('from', NAME_MAX),
-        str('to', NAME_MAX),
-        str('reason', REASON_MAX),
+        nameOf(d.name),
+        t(d.from, NAME_MAX),
+        t(d.to, NAME_MAX),
+        t(d.reason, REASON_MAX),
       )
+    }
   }
 }
 

@@ -17,7 +17,7 @@ const event = (id: string, at = NOW - HOUR): EngineEvent => ({
   timestamp: new Date(at).toISOString(),
   type: 'commit',
   project: 'apollo',
-  details: { sha: id, subject: `commit ${id}` },
+  details: { sha: id, message: `commit ${id}`, branch: 'main' },
 })
 
 let dir: string

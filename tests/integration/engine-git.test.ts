@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { engineEventSchema } from '../../shared/schemas/event.ts'
 import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
+import { detailOf } from '../support/pm-events-fixture.ts'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -81,7 +82,7 @@ describe('watching registered repositories', () => {
     const third = await repo.commit('third while stopped')
     const watch = await startNaviWatch(env)
     const seen = await watch.waitForEvent(
-      (e) => e.details.sha === third,
+      (e) => detailOf(e, 'sha') === third,
       10_000,
       'the third commit',
     )

@@ -23,6 +23,7 @@ import {
   toolUses,
   type ScriptedApi,
 } from '../support/scripted-api.ts'
+import { detailOf } from '../support/pm-events-fixture.ts'
 
 let api: ScriptedApi
 let claudeEnv: ClaudeEnv
@@ -146,7 +147,7 @@ describe('engine on real claude sessions and real repositories', () => {
       ])
       expect(
         of('task_started', apolloProject?.name)
-          .map((e) => e.details.task_title)
+          .map((e) => detailOf(e, 'task_title'))
           .sort(),
       ).toEqual(['Review docs', 'Write docs'])
       expect(of('task_completed', apolloProject?.name)).toHaveLength(2)
@@ -154,8 +155,8 @@ describe('engine on real claude sessions and real repositories', () => {
       // Each step at its own time, in the order the agent took it (Write docs, then Review docs).
       const step = (type: string, title: string) =>
         Date.parse(
-          of(type, apolloProject?.name).find((e) => e.details.task_title === title)?.timestamp ??
-            '',
+          of(type, apolloProject?.name).find((e) => detailOf(e, 'task_title') === title)
+            ?.timestamp ?? '',
         )
       const steps = [
         step('task_started', 'Write docs'),

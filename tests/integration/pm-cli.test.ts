@@ -25,6 +25,7 @@ import {
   type ScriptedApi,
 } from '../support/scripted-api.ts'
 import { waitUntil } from '../support/wait.ts'
+import { detailOf } from '../support/pm-events-fixture.ts'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -143,7 +144,11 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
       expect(String(missing.claude_missing)).toMatch(/npm install -g @anthropic-ai\/claude-code/)
       repo.file('later.txt', 'later\n')
       const sha = await repo.commit('still watched')
-      const commit = await watch.waitForEvent((e) => e.details.sha === sha, 10_000, 'the commit')
+      const commit = await watch.waitForEvent(
+        (e) => detailOf(e, 'sha') === sha,
+        10_000,
+        'the commit',
+      )
       expect(commit.type).toBe('commit')
     } finally {
       expect((await watch.stop()).exitCode).toBe(0)

@@ -19,6 +19,7 @@ import { callApi, httpRequest, openEventStream } from '../support/navi-http.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 import { waitUntil } from '../support/wait.ts'
+import { detailOf } from '../support/pm-events-fixture.ts'
 
 const temp = useTempPaths('navi-serve-contract-')
 let repo: RepoFixture
@@ -140,7 +141,7 @@ describe('the contract over HTTP', () => {
         15_000,
         `events:appended with commit ${sha}`,
       )
-      const commit = (appended.data as EngineEvent[]).find((ev) => ev.details.sha === sha)
+      const commit = (appended.data as EngineEvent[]).find((ev) => detailOf(ev, 'sha') === sha)
       expect(commit).toMatchObject({
         project: 'apollo',
         details: { message: 'feat: streamed "live" <b>as data</b>' },

@@ -13,6 +13,7 @@ import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.
 import { createNaviEnv, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
 import { waitUntil } from '../support/wait.ts'
+import { detailOf } from '../support/pm-events-fixture.ts'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -97,7 +98,7 @@ describe.skipIf(!canMountTmpfs)('navi watch on a full disk (needs root and tmpfs
       const watch = await startNaviWatch(env)
       cleanups.push(async () => void (await watch.stop()))
       const first = await repo.commit('before the disk fills')
-      await watch.waitForEvent((e) => e.details.sha === first, 15_000, 'the first commit')
+      await watch.waitForEvent((e) => detailOf(e, 'sha') === first, 15_000, 'the first commit')
 
       // Fill the disk to the last byte.
       const filler = join(home, 'filler')

@@ -5,7 +5,7 @@
  */
 import type { EngineState } from '../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../shared/schemas/briefing.ts'
-import type { EngineEvent } from '../../shared/schemas/event.ts'
+import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
 import { settingsSchema, type Settings } from '../../shared/schemas/settings.ts'
 import {
   emptyDiagnostics,
@@ -25,7 +25,13 @@ export const emptyState = (): EngineState => ({
 })
 
 export function makeEvent(id: string, timestamp: string, project = 'apollo'): EngineEvent {
-  return { id, timestamp, type: 'commit', project, details: { sha: id, message: `commit ${id}` } }
+  return engineEventSchema.parse({
+    id,
+    timestamp,
+    type: 'commit',
+    project,
+    details: { sha: id, message: `commit ${id}` },
+  })
 }
 
 export type FakeEngine = Engine & {

@@ -3,7 +3,7 @@ import { diffSnapshots } from '../../electron/engine/core/diff.ts'
 import type { GitState, ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session, TaskList } from '../../shared/schemas/session.ts'
 import { makeSession } from '../support/session-fixture.ts'
-import { makeProject } from '../support/pm-events-fixture.ts'
+import { makeProject, detailOf } from '../support/pm-events-fixture.ts'
 
 const NOW = Date.parse('2026-11-21T12:00:00Z')
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -82,11 +82,11 @@ describe('diffSnapshots', () => {
       }),
     })
     const events = diffSnapshots(snap(), next, ctx)
-    expect(events.map((e) => [e.type, e.details.sha, e.details.message])).toEqual([
+    expect(events.map((e) => [e.type, detailOf(e, 'sha'), detailOf(e, 'message')])).toEqual([
       ['commit', 'c1', 'first "quoted" $(rm -rf ~)'],
       ['commit', 'c2', 'second'],
     ])
-    expect(events[0]?.details.branch).toBe('main')
+    expect(events[0] && detailOf(events[0], 'branch')).toBe('main')
     expect(events[0]?.project).toBe('apollo')
   })
 
@@ -99,7 +99,7 @@ describe('diffSnapshots', () => {
 
   it('new branch → branch_created; none on first sight of a repo', () => {
     const next = snap({ git: git({ branch_heads: { main: 'a1', 'feat/x': 'a1' } }) })
-    expect(diffSnapshots(snap(), next, ctx).map((e) => [e.type, e.details.branch])).toEqual([
+    expect(diffSnapshots(snap(), next, ctx).map((e) => [e.type, detailOf(e, 'branch')])).toEqual([
       ['branch_created', 'feat/x'],
     ])
     expect(diffSnapshots(null, next, ctx)).toEqual([])
@@ -175,11 +175,11 @@ describe('diffSnapshots', () => {
         ]),
       ],
     })
-    expect(diffSnapshots(a, b, ctx).map((e) => [e.type, e.details.task_id])).toEqual([
+    expect(diffSnapshots(a, b, ctx).map((e) => [e.type, detailOf(e, 'task_id')])).toEqual([
       ['task_started', '1'],
     ])
     expect(
-      diffSnapshots(b, c, ctx).map((e) => [e.type, e.details.task_id ?? e.details.pbi]),
+      diffSnapshots(b, c, ctx).map((e) => [e.type, detailOf(e, 'task_id') ?? detailOf(e, 'pbi')]),
     ).toEqual([
       ['task_completed', '1'],
       // Task 2 went from pending to completed between two snapshots: its start is not lost.
@@ -204,7 +204,7 @@ describe('diffSnapshots: task moves', () => {
     at: iso(NOW - ago),
   })
   const typesOf = (events: ReturnType<typeof diffSnapshots>) =>
-    events.map((e) => [e.type, e.details.task_id ?? e.details.pbi, e.timestamp])
+    events.map((e) => [e.type, detailOf(e, 'task_id') ?? detailOf(e, 'pbi'), e.timestamp])
 
   it('moves between two snapshots are told in the order and at the time they happened', () => {
     const a = snap({ task_lists: [list([['1', 'pending']], { moves: [] })] })

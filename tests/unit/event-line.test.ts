@@ -7,14 +7,15 @@ import {
   serializeEvent,
   splitLogLines,
 } from '../../electron/engine/core/event-line.ts'
-import type { EngineEvent, EventType } from '../../shared/schemas/event.ts'
+import { engineEventSchema, type EngineEvent, type EventType } from '../../shared/schemas/event.ts'
 
 const event = (
   id: string,
   timestamp: string,
   type: EventType = 'commit',
   project = 'apollo',
-): EngineEvent => ({ id, timestamp, type, project, details: { n: id } })
+): EngineEvent =>
+  engineEventSchema.parse({ id, timestamp, type, project, details: { sha: id, message: id } })
 
 describe('serializeEvent / parseEventLine', () => {
   it('round-trips an event on one line, even with newlines in its details', () => {
@@ -24,7 +25,7 @@ describe('serializeEvent / parseEventLine', () => {
       type: 'commit',
       project: 'apollo',
       session: 's-1',
-      details: { sha: 'deadbeef', subject: 'fix: a\nb\r\n"quoted"\u2028', branch: 'main' },
+      details: { sha: 'deadbeef', message: 'fix: a\nb\r\n"quoted"\u2028', branch: 'main' },
     }
     const line = serializeEvent(e)
     expect(line).not.toContain('\n')
@@ -53,8 +54,31 @@ describe('serializeEvent / parseEventLine', () => {
       'bad timestamp',
       '{"id":"a","timestamp":"yesterday","type":"commit","project":"p","details":{}}',
     ],
+    [
+      'a detail of the wrong type',
+      '{"id":"a","timestamp":"2025-06-01T10:00:00Z","type":"commit","project":"p","details":{"sha":7}}',
+    ],
+    [
+      'a status change to a status that does not exist',
+      '{"id":"a","timestamp":"2025-06-01T10:00:00Z","type":"session_status_change","project":"p","details":{"from":"working","to":"asleep"}}',
+    ],
   ])('returns null for %s', (_name, line) => {
     expect(parseEventLine(line)).toBeNull()
+  })
+
+  it('reads each type with its own details: what an older line left out gets a neutral value', () => {
+    const line =
+      '{"id":"a","timestamp":"2025-06-01T10:00:00Z","type":"turn_completed","project":"p","details":{"name":"n","prompt":"fix it","extra":1}}'
+    const event = parseEventLine(line)
+    expect(event?.type).toBe('turn_completed')
+    if (event?.type !== 'turn_completed') return
+    expect(event.details).toEqual({
+      name: 'n',
+      prompt: 'fix it',
+      reply: null,
+      duration_ms: null,
+      turns: 1,
+    })
   })
 
   it('tolerates a trailing CR', () => {

@@ -27,8 +27,16 @@ const NOW = Date.parse('2026-11-21T12:00:00Z')
 const ago = (ms: number) => new Date(NOW - ms).toISOString()
 const MIN = 60_000
 
-function event(type: EventType, details: Record<string, unknown>, over: Partial<EngineEvent> = {}) {
-  return { id: type, timestamp: ago(MIN), type, project: 'apollo', details, ...over }
+/**
+ * An event as the popover receives it. Cast, not parsed: some tests hand it details of the wrong type, as an
+ * older or broken producer might, to show they still come out as text.
+ */
+function event(
+  type: EventType,
+  details: Record<string, unknown>,
+  over: Partial<EngineEvent> = {},
+): EngineEvent {
+  return { id: type, timestamp: ago(MIN), type, project: 'apollo', details, ...over } as EngineEvent
 }
 
 describe('sortProjects', () => {

@@ -8,7 +8,7 @@
  * move told (lists from older snapshots, checklists, a move not yet read). Ids are content-derived, so a
  * step both sources tell is one event.
  */
-import type { EngineEvent } from '../../../shared/schemas/event.ts'
+import type { EngineEvent, EventDetails } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { TaskList, TaskMove, TaskStatus } from '../../../shared/schemas/session.ts'
 import type { DiffContext, MakeEvent } from './diff.ts'
@@ -120,7 +120,7 @@ function isNews(list: TaskList, ctx: DiffContext): boolean {
 const allDone = (list: TaskList): boolean =>
   list.tasks.length > 0 && list.tasks.every((t) => t.status === 'completed')
 
-function taskDetails(list: TaskList, taskId: string, title: string): Record<string, unknown> {
+function taskDetails(list: TaskList, taskId: string, title: string): EventDetails<'task_started'> {
   return {
     pbi: list.id,
     pbi_title: list.title,

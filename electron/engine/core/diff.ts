@@ -3,7 +3,7 @@
  * commit sha, the session and the status it entered…), never from when Navi looked, so a restart or a second
  * engine produces the same ids and the log deduplicates them.
  */
-import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import type { EngineEvent, EventDetails, EventType } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { Session } from '../../../shared/schemas/session.ts'
 import { eventId } from './event-line.ts'
@@ -24,14 +24,16 @@ export function diffSnapshots(
   ctx: DiffContext,
 ): EngineEvent[] {
   const timestamp = new Date(ctx.now).toISOString()
-  const make: MakeEvent = (type, key, details, session, at) => ({
-    id: eventId([type, next.project_dir, ...key]),
-    timestamp: at ?? timestamp,
-    type,
-    project: next.name,
-    ...(session ? { session } : {}),
-    details,
-  })
+  const make: MakeEvent = (type, key, details, session, at) =>
+    // `details` is checked against `type` by MakeEvent's signature; the union cannot see that pairing.
+    ({
+      id: eventId([type, next.project_dir, ...key]),
+      timestamp: at ?? timestamp,
+      type,
+      project: next.name,
+      ...(session ? { session } : {}),
+      details,
+    }) as EngineEvent
   return [
     ...diffGit(prev, next, make),
     ...diffSessions(prev, next, ctx, make),
@@ -40,10 +42,10 @@ export function diffSnapshots(
 }
 
 /** An event of `next`'s project with a content-derived id; `at` when it happened (else now). */
-export type MakeEvent = (
-  type: EventType,
+export type MakeEvent = <T extends EventType>(
+  type: T,
   key: string[],
-  details: Record<string, unknown>,
+  details: EventDetails<T>,
   session?: string,
   at?: string,
 ) => EngineEvent
@@ -120,7 +122,7 @@ function diffSessions(
       continue
     }
     if (old.status === 'ended' && session.status !== 'ended') {
-      const details = { ...sessionDetails(session), resumed: true }
+      const details = { ...sessionDetails(session), resumed: true as const }
       events.push(
         make(
           'session_started',
@@ -213,7 +215,7 @@ function diffTurns(
   return events
 }
 
-function sessionDetails(s: Session): Record<string, unknown> {
+function sessionDetails(s: Session): EventDetails<'session_started'> {
   return { agent: s.agent, name: s.name, cwd: s.cwd, status: s.status, reason: s.status_reason }
 }
 

@@ -2,7 +2,7 @@
  * Which desktop notifications to show, decided without I/O: a reducer over engine events, the PM's attention
  * items, the settings and the clock. The Electron notifier owns the timer and the `Notification` objects.
  */
-import type { EngineEvent } from '../../../shared/schemas/event.ts'
+import type { EngineEvent, EventOf } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
@@ -175,7 +175,11 @@ export function decideNotifications(state: NotifierState, input: NotifierInput):
   }
 }
 
-function addCommit(group: CommitGroup | undefined, event: EngineEvent, now: number): CommitGroup {
+function addCommit(
+  group: CommitGroup | undefined,
+  event: EventOf<'commit'>,
+  now: number,
+): CommitGroup {
   const base = group ?? { openedAt: now, commits: [], uncounted: 0 }
   const sha = str(event.details.sha) ?? event.id
   if (base.commits.some((c) => c.sha === sha)) return base
@@ -209,9 +213,9 @@ function eventNotification(
   projects: ProjectSnapshot[],
   toggles: Settings['notifications'],
 ): NotificationSpec | null {
-  const d = event.details
   const base = { project: event.project, key: `${event.type}:${event.id}` }
   if (event.type === 'task_completed' && toggles.task_completed) {
+    const d = event.details
     return {
       ...base,
       kind: 'task_completed',
@@ -220,6 +224,7 @@ function eventNotification(
     }
   }
   if (event.type === 'pbi_completed' && toggles.task_completed) {
+    const d = event.details
     const tasks = typeof d.tasks === 'number' ? d.tasks : null
     const all =
       tasks === null ? 'all tasks done' : `all ${tasks} ${tasks === 1 ? 'task' : 'tasks'} done`
@@ -231,6 +236,7 @@ function eventNotification(
     }
   }
   if (event.type === 'session_status_change' && toggles.needs_human) {
+    const d = event.details
     const to = str(d.to)
     if (to !== 'needs_permission' && to !== 'waiting_input') return null
     const session = findSession(projects, event.project, event.session)

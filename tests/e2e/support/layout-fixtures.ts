@@ -1,5 +1,5 @@
 /** Fixture data for the popover's layout cases: empty, a realistic day, overflow, and many events. */
-import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
+import { engineEventSchema, type EngineEvent, type EventType } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { settingsSchema } from '../../../shared/schemas/settings.ts'
 import { makeProject } from '../../support/pm-events-fixture.ts'
@@ -274,7 +274,8 @@ function event(
   project: string,
   details: Record<string, unknown>,
 ): EngineEvent {
-  return { id: `ev-${minutesAgo}-${type}`, timestamp: iso(now, minutesAgo), type, project, details }
+  const id = `ev-${minutesAgo}-${type}`
+  return engineEventSchema.parse({ id, timestamp: iso(now, minutesAgo), type, project, details })
 }
 
 function counts(done: number, total: number) {
