@@ -35,7 +35,12 @@ export interface FindClaudeOptions {
   home?: string
   /** @default process.platform */
   platform?: NodeJS.Platform
+  /** The machine-wide install folders; tests point them at a temp dir. @default SYSTEM_BIN_DIRS */
+  systemBinDirs?: readonly string[]
 }
+
+/** Where installers put a machine-wide `claude` (Intel and Apple-silicon Homebrew, `npm -g` as root). */
+export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/local/bin', '/opt/homebrew/bin']
 
 export interface ClaudeCandidate {
   path: string
@@ -52,6 +57,7 @@ export function claudeCandidates(opts: {
   home: string
   platform: NodeJS.Platform
   nvmBinDirs?: readonly string[]
+  systemBinDirs?: readonly string[]
 }): ClaudeCandidate[] {
   const names = opts.platform === 'win32' ? ['claude.exe', 'claude.cmd', 'claude'] : ['claude']
   const pathDirs = (opts.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && isAbsolute(d))
@@ -59,8 +65,7 @@ export function claudeCandidates(opts: {
   const installDirs = [
     join(opts.home, '.claude', 'local'),
     join(opts.home, '.local', 'bin'),
-    '/usr/local/bin',
-    '/opt/homebrew/bin',
+    ...(opts.systemBinDirs ?? SYSTEM_BIN_DIRS),
     ...(prefix ? [join(expandHome(prefix, opts.home), 'bin')] : []),
     join(opts.home, '.npm-global', 'bin'),
     ...(opts.nvmBinDirs ?? []),
@@ -100,7 +105,13 @@ export async function findClaude(opts: FindClaudeOptions = {}): Promise<FindClau
       tried: [resolved],
     }
   }
-  const candidates = claudeCandidates({ env, home, platform, nvmBinDirs: await nvmBinDirs(home) })
+  const candidates = claudeCandidates({
+    env,
+    home,
+    platform,
+    nvmBinDirs: await nvmBinDirs(home),
+    ...(opts.systemBinDirs ? { systemBinDirs: opts.systemBinDirs } : {}),
+  })
   for (const candidate of candidates) {
     if (await isExecutableFile(candidate.path, platform)) return { found: true, ...candidate }
   }

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs'
+import { realpathSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,8 +24,9 @@ async function fakeBinary(dir: string, name = 'claude', mode = 0o755): Promise<s
   return file
 }
 
-// The fixed system locations must be empty for the "nothing found" cases to mean anything.
-const systemHasClaude = ['/usr/local/bin/claude', '/opt/homebrew/bin/claude'].some(existsSync)
+// The machine-wide folders are a temp dir here, so a claude installed on the machine (Homebrew's on a
+// Mac) never decides these cases.
+const systemBinDirs = () => [join(root, 'usr-local-bin'), join(root, 'opt-homebrew-bin')]
 
 describe('findClaude', () => {
   it('NAVI_CLAUDE_BIN wins over PATH', async () => {
@@ -72,35 +73,33 @@ describe('findClaude', () => {
     })
   })
 
-  it.skipIf(systemHasClaude)(
-    'finds ~/.local/bin/claude and nvm installs when PATH is bare',
-    async () => {
-      const nvm = await fakeBinary(join(home, '.nvm', 'versions', 'node', 'v20.19.0', 'bin'))
-      expect(await findClaude({ env: { PATH: '/nonexistent-dir', HOME: home } })).toEqual({
-        found: true,
-        path: nvm,
-        source: 'install-location',
-      })
-      const local = await fakeBinary(join(home, '.local', 'bin'))
-      expect(await findClaude({ env: { PATH: '/nonexistent-dir', HOME: home } })).toEqual({
-        found: true,
-        path: local,
-        source: 'install-location',
-      })
-    },
-  )
+  it('finds ~/.local/bin/claude and nvm installs when PATH is bare', async () => {
+    const nvm = await fakeBinary(join(home, '.nvm', 'versions', 'node', 'v20.19.0', 'bin'))
+    const bare = { env: { PATH: '/nonexistent-dir', HOME: home }, systemBinDirs: systemBinDirs() }
+    expect(await findClaude(bare)).toEqual({
+      found: true,
+      path: nvm,
+      source: 'install-location',
+    })
+    const local = await fakeBinary(join(home, '.local', 'bin'))
+    expect(await findClaude(bare)).toEqual({
+      found: true,
+      path: local,
+      source: 'install-location',
+    })
+  })
 
-  it.skipIf(systemHasClaude)(
-    'nothing anywhere: the install hint and every path tried',
-    async () => {
-      const result = await findClaude({ env: { PATH: join(root, 'empty'), HOME: home } })
-      expect(result).toMatchObject({ found: false, hint: CLAUDE_INSTALL_HINT })
-      if (result.found) return
-      expect(result.tried).toContain(join(root, 'empty', 'claude'))
-      expect(result.tried).toContain(join(home, '.claude', 'local', 'claude'))
-      expect(result.tried).toContain('/opt/homebrew/bin/claude')
-    },
-  )
+  it('nothing anywhere: the install hint and every path tried', async () => {
+    const result = await findClaude({
+      env: { PATH: join(root, 'empty'), HOME: home },
+      systemBinDirs: systemBinDirs(),
+    })
+    expect(result).toMatchObject({ found: false, hint: CLAUDE_INSTALL_HINT })
+    if (result.found) return
+    expect(result.tried).toContain(join(root, 'empty', 'claude'))
+    expect(result.tried).toContain(join(home, '.claude', 'local', 'claude'))
+    expect(result.tried).toContain(join(root, 'opt-homebrew-bin', 'claude'))
+  })
 })
 
 describe('claudeCandidates', () => {
