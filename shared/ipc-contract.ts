@@ -2,17 +2,9 @@ import { z } from 'zod'
 import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
 import { engineEventSchema } from './schemas/event.ts'
-import { projectSnapshotSchema } from './schemas/project.ts'
+import { engineStateSchema } from './schemas/state.ts'
 import { settingPatchSchema, settingsSchema } from './schemas/settings.ts'
 import { sessionsOutputSchema } from './schemas/cli.ts'
-
-/** The engine's state as every face (CLI, tray, browser) sees it. */
-export const engineStateSchema = z.object({
-  projects: z.array(projectSnapshotSchema),
-  generated_at: z.string(),
-  errors: z.array(z.string()),
-})
-export type EngineState = z.infer<typeof engineStateSchema>
 
 /** One external tool Navi needs, and how to get it when it is missing. */
 export const toolStatusSchema = z.object({
@@ -97,7 +89,6 @@ export type PushChannel = keyof typeof pushChannels
 export type PushPayload<C extends PushChannel> = z.infer<(typeof pushChannels)[C]>
 
 export const ipcChannels: readonly IpcChannel[] = IPC_CHANNEL_NAMES
-export const pushChannelNames: readonly PushChannel[] = PUSH_CHANNEL_NAMES
 
 // The preload's zod-free lists name exactly the contract's channels (a compile error otherwise).
 type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

@@ -1,7 +1,7 @@
 /** One engine cycle: read sources → group → snapshot → diff → log. Owns no timers. */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { EngineState } from '../../shared/ipc-contract.ts'
+import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session, TaskList } from '../../shared/schemas/session.ts'
@@ -17,6 +17,10 @@ import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
 import { mapLimit } from './core/concurrency.ts'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
+import { errorText as messageOf } from '../../shared/log.ts'
+
+/** A thrown value as one line of text (shared/log.ts), under the name the engine's callers use. */
+export { messageOf }
 
 /** A markdown backlog is a few KB; a file this large is not one. @default 4 MiB */
 const CHECKLIST_MAX_BYTES = 4 * 1024 * 1024
@@ -210,9 +214,6 @@ async function commitCycle(
 }
 
 /** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** Diagnostics before the first cycle. */
 export function emptyDiagnostics(): CycleDiagnostics {

@@ -2,7 +2,7 @@
  * The engine: discovers sessions and projects, snapshots them, diffs snapshots into events and logs them.
  * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`.
  */
-import type { EngineState } from '../../shared/ipc-contract.ts'
+import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { MIN_POLL_INTERVAL_MS } from '../../shared/schemas/config.ts'
 import { loadConfig } from './adapters/config-file.ts'

@@ -22,6 +22,7 @@ import {
 import { snapshotMemory, type MemoryVersion } from './memory-versions.ts'
 import { pmLayout, type PmLayout } from './storage.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
+import { errorText } from '../../shared/log.ts'
 
 export interface MemoryBudgetOptions {
   /** @default DEFAULT_MEMORY_BUDGETS */
@@ -149,8 +150,4 @@ async function isRegularFile(file: string): Promise<boolean> {
   } catch {
     return false
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

@@ -22,20 +22,6 @@ export const LONG_TERM_TEMPLATE = '# Long-Term Memory\n\nNo observations yet.\n'
 /** Where memory versions (snapshots and the safety valve's backups) live, under the PM dir. */
 export const MEMORY_VERSIONS_DIRNAME = 'memory-versions'
 
-/**
- * File name of a project's memory under `memory/projects/`: the name lower-cased, runs of
- * characters outside `[a-z0-9._-]` turned into `-`, at most 60 characters. The PM is told the
- * same rule, so Navi can find the file again.
- */
-export function projectMemoryFileName(projectName: string): string {
-  const safe = projectName
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|-+$/g, '')
-    .slice(0, 60)
-  return `${safe || 'project'}.md`
-}
-
 export interface SystemPromptInput {
   /** Absolute path of `$NAVI_HOME/pm/memory`. */
   memoryDir: string

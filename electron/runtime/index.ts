@@ -6,7 +6,8 @@
  * The acting half (answers, delegated tasks) will be wired here the same way, as a sibling of the PM.
  */
 import { mkdir } from 'node:fs/promises'
-import type { CommandResult, ContractHandlers, EngineState } from '../../shared/ipc-contract.ts'
+import type { CommandResult, ContractHandlers } from '../../shared/ipc-contract.ts'
+import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
 import { createPm, type Pm } from '../pm/index.ts'

@@ -3,18 +3,20 @@
  * `events:appended`, PM progress `pm:status`, new briefings `briefing:changed`. The tray's IPC bridge
  * and `navi serve`'s SSE streams both subscribe here.
  */
-import type { PushChannel } from '../../shared/ipc-contract.ts'
+import type { PushChannel, PushPayload } from '../../shared/ipc-contract.ts'
 import type { PmRunStatus } from '../../shared/schemas/briefing.ts'
 import type { Engine } from '../engine/index.ts'
 import type { Pm } from '../pm/index.ts'
 
 export type PushListener = (channel: PushChannel, payload: unknown) => void
+/** Sends one push; the payload is checked against the channel's schema type where it is sent. */
+export type Publish = <C extends PushChannel>(channel: C, payload: PushPayload<C>) => void
 
 export interface PushHub {
   /** Returns the unsubscribe function. */
   subscribe(listener: PushListener): () => void
   /** Sends to every listener; one that throws never keeps the others from receiving it. */
-  publish(channel: PushChannel, payload: unknown): void
+  publish: Publish
   /** Detaches from the engine and the PM; listeners receive nothing more. */
   stop(): void
   /** The PM run in progress (its last status), or null when none is. */
@@ -26,7 +28,7 @@ export function createPushHub(sources: { engine: Engine; pm: Pm | null }): PushH
   let running: PmRunStatus | null = null
   let stopped = false
 
-  const publish = (channel: PushChannel, payload: unknown): void => {
+  const publish: Publish = (channel, payload) => {
     if (stopped) return
     for (const listener of [...listeners]) {
       try {

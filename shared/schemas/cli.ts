@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { engineEventSchema } from './event.ts'
 import { sessionSchema } from './session.ts'
 
-/** `navi status --json` prints an EngineState (shared/ipc-contract.ts). */
+/** `navi status --json` prints an EngineState (shared/schemas/state.ts). */
 
 /** `navi sessions --json` */
 export const sessionsOutputSchema = z.object({

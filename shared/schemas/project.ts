@@ -59,8 +59,6 @@ export const gitStateSchema = z.object({
 })
 export type GitState = z.infer<typeof gitStateSchema>
 
-export const sessionSummarySchema = sessionSchema.omit({ task_lists: true })
-
 /**
  * Progress when no task list says it: turns the project's agents finished (current models keep no task
  * list unless the user turns the task tools on).

@@ -9,7 +9,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engineStateSchema } from '../../shared/ipc-contract.ts'
+import { engineStateSchema } from '../../shared/schemas/state.ts'
 import { doctorOutputSchema, sessionsOutputSchema } from '../../shared/schemas/cli.ts'
 import { findActiveCharacter } from '../../shared/text.ts'
 import { createNaviEnv, runNavi, type NaviEnv } from '../support/navi-cli.ts'

@@ -8,7 +8,7 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engineStateSchema } from '../../shared/ipc-contract.ts'
+import { engineStateSchema } from '../../shared/schemas/state.ts'
 import { doctorOutputSchema, sessionsOutputSchema } from '../../shared/schemas/cli.ts'
 import {
   createClaudeEnv,

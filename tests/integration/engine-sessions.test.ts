@@ -5,7 +5,7 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engineStateSchema } from '../../shared/ipc-contract.ts'
+import { engineStateSchema } from '../../shared/schemas/state.ts'
 import { eventsOutputSchema } from '../../shared/schemas/cli.ts'
 import {
   createClaudeEnv,

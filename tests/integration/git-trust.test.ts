@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engineStateSchema } from '../../shared/ipc-contract.ts'
+import { engineStateSchema } from '../../shared/schemas/state.ts'
 import { createGitReader } from '../../electron/engine/adapters/git.ts'
 import { createRepoRootCache } from '../../electron/engine/adapters/git-repo-root.ts'
 import { createRepoTrust } from '../../electron/engine/adapters/git-trust.ts'

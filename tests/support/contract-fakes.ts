@@ -3,7 +3,7 @@
  * handlers, the push hub and the dispatcher: `fakeEngine()` emits cycles on demand (`emit`), `fakePm()`
  * emits statuses and briefings, `memorySettings()` keeps settings in memory.
  */
-import type { EngineState } from '../../shared/ipc-contract.ts'
+import type { EngineState } from '../../shared/schemas/state.ts'
 import type { BriefingState, PmRunStatus } from '../../shared/schemas/briefing.ts'
 import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
 import { settingsSchema, type Settings } from '../../shared/schemas/settings.ts'

@@ -4,7 +4,6 @@ import {
   SHORT_TERM_TEMPLATE,
   buildSystemPrompt,
   outputJsonSchema,
-  projectMemoryFileName,
 } from '../../electron/pm/templates.ts'
 import { estimateTokens } from '../../electron/pm/core/memory-budget.ts'
 import { pmOutputSchema } from '../../shared/schemas/briefing.ts'
@@ -70,17 +69,6 @@ describe('memory templates', () => {
   it('match seed 000', () => {
     expect(SHORT_TERM_TEMPLATE).toBe('# Short-Term Memory\n\nNo prior context. First invocation.\n')
     expect(LONG_TERM_TEMPLATE).toBe('# Long-Term Memory\n\nNo observations yet.\n')
-  })
-
-  it.each([
-    ['apollo', 'apollo.md'],
-    ['My App', 'my-app.md'],
-    ['../../etc/passwd', 'etc-passwd.md'],
-    ['.hidden', 'hidden.md'],
-    ['日本', 'project.md'],
-    ['a'.repeat(100), `${'a'.repeat(60)}.md`],
-  ])('project %j → %s', (name, file) => {
-    expect(projectMemoryFileName(name)).toBe(file)
   })
 })
 

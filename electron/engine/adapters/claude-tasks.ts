@@ -7,7 +7,7 @@ import type { ClaudeTaskListRecord } from '../core/records.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
 import { asCappedString } from '../core/json-narrow.ts'
 import { mapLimit } from '../core/concurrency.ts'
-import { openRegularFile, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
+import { openRegularFile, SMALL_FILE_MAX_BYTES, isMissingFileError } from './safe-read.ts'
 
 /** Task files read at once: a list can hold thousands. */
 const READ_CONCURRENCY = 16
@@ -31,11 +31,6 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
 /** Numeric ids in numeric order ("2" before "10"), anything else after them by text. */
 export function compareTaskIds(a: string, b: string): number {
   const na = Number(a)
@@ -56,7 +51,7 @@ async function readTaskList(
   try {
     names = await readdir(listDir)
   } catch (error) {
-    if (!isMissing(error)) result.errors.push(`${listDir}: ${describe(error)}`)
+    if (!isMissingFileError(error)) result.errors.push(`${listDir}: ${describe(error)}`)
     return null
   }
   // `.lock` and `.highwatermark` are bookkeeping, not tasks.
@@ -73,7 +68,7 @@ async function readTaskList(
       }
     } catch (error) {
       // A deleted task (TaskUpdate status "deleted") removes its file.
-      if (!isMissing(error)) result.errors.push(`${file}: ${describe(error)}`)
+      if (!isMissingFileError(error)) result.errors.push(`${file}: ${describe(error)}`)
       return null
     }
   })
@@ -119,7 +114,7 @@ export async function readClaudeTaskLists(
   try {
     entries = await readdir(dir, { withFileTypes: true })
   } catch (error) {
-    if (!isMissing(error)) result.errors.push(`${dir}: ${describe(error)}`)
+    if (!isMissingFileError(error)) result.errors.push(`${dir}: ${describe(error)}`)
     return result
   }
   const listIds = entries

@@ -10,7 +10,7 @@ import {
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
 import { sideTranscriptKind, type SideTranscript } from '../core/side-transcripts.ts'
 import { createJsonlFileSet, type JsonlFileSetUpdate } from './jsonl-file-set.ts'
-import { readRegularText } from './safe-read.ts'
+import { readRegularText, isMissingFileError } from './safe-read.ts'
 import { latestPlausibleMs } from '../core/json-narrow.ts'
 
 export interface TranscriptScanResult {
@@ -72,11 +72,6 @@ function roleOf(relativeParts: readonly string[]): FileRole | null {
   return null
 }
 
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -85,7 +80,7 @@ async function listDir(path: string, errors: string[]) {
   try {
     return await readdir(path, { withFileTypes: true })
   } catch (error) {
-    if (!isMissing(error)) errors.push(`${path}: ${describe(error)}`)
+    if (!isMissingFileError(error)) errors.push(`${path}: ${describe(error)}`)
     return []
   }
 }

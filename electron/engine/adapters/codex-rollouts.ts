@@ -19,6 +19,7 @@ import {
   readCodexThreadNames,
 } from './codex-compressed.ts'
 import { latestPlausibleMs } from '../core/json-narrow.ts'
+import { isMissingFileError } from './safe-read.ts'
 
 export interface RolloutScanResult {
   /** One summary per rollout file; the objects are updated in place by later scans. */
@@ -52,11 +53,6 @@ const YEAR = /^\d{4}$/
 const MONTH_OR_DAY = /^\d{2}$/
 const ROLLOUT_FILE = /^rollout-.*\.jsonl(?:\.zst)?$/
 
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
 async function listDirs(path: string, pattern: RegExp, errors: string[]): Promise<string[]> {
   try {
     const entries = await readdir(path, { withFileTypes: true })
@@ -65,7 +61,8 @@ async function listDirs(path: string, pattern: RegExp, errors: string[]): Promis
       .map((e) => join(path, e.name))
       .sort()
   } catch (error) {
-    if (!isMissing(error)) errors.push(`${path}: ${error instanceof Error ? error.message : error}`)
+    if (!isMissingFileError(error))
+      errors.push(`${path}: ${error instanceof Error ? error.message : error}`)
     return []
   }
 }
@@ -82,7 +79,7 @@ export async function listRolloutFiles(paths: EnginePaths, errors: string[]): Pr
             if (entry.isFile() && ROLLOUT_FILE.test(entry.name)) files.push(join(day, entry.name))
           }
         } catch (error) {
-          if (!isMissing(error)) errors.push(`${day}: ${String(error)}`)
+          if (!isMissingFileError(error)) errors.push(`${day}: ${String(error)}`)
         }
       }
     }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
 import { mapLimit } from '../core/concurrency.ts'
+import { isMissingFileError } from './safe-read.ts'
 
 /** How one kind of JSONL file is folded into a summary. */
 export interface JsonlFolder<S extends { corruptLines: number }> {
@@ -69,11 +70,6 @@ interface Entry<S> {
 /** Files read at the same time: enough to overlap I/O, few enough for a 2-core machine. */
 const READ_CONCURRENCY = 4
 
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -125,7 +121,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       info = await stat(path)
     } catch (error) {
       // Listed a moment ago and gone now: it will simply not be listed next time.
-      if (isMissing(error)) dirty = entries.delete(path) || dirty
+      if (isMissingFileError(error)) dirty = entries.delete(path) || dirty
       else update.errors.push(`${path}: ${describe(error)}`)
       return
     }

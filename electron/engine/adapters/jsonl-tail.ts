@@ -1,5 +1,5 @@
 import { createLineSplitter } from '../core/line-splitter.ts'
-import { openRegularFile } from './safe-read.ts'
+import { openRegularFile, isMissingFileError } from './safe-read.ts'
 
 /** 1 MiB: the most one `read` call asks for, so a huge file never needs one huge buffer. */
 export const TAIL_CHUNK_BYTES = 1024 * 1024
@@ -50,11 +50,6 @@ export interface JsonlTailHandlers {
 interface FileIdentity {
   dev: number
   ino: number
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
 /**
@@ -121,7 +116,7 @@ export function createJsonlTail(
       try {
         handle = await openRegularFile(path)
       } catch (error) {
-        if (!isMissing(error)) throw error
+        if (!isMissingFileError(error)) throw error
         restart()
         return result
       }

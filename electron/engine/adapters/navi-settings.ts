@@ -8,6 +8,7 @@ import type { ConfigError } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { pickOverrides, type SettingsOverrides } from '../core/settings-overlay.ts'
 import { readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
+import { errorText as messageOf } from '../../../shared/log.ts'
 
 export interface LoadedSettings {
   settings: Settings
@@ -64,8 +65,4 @@ export async function readSettingsOverrides(
 
 function settingsError(file: string, message: string): ConfigError {
   return { file, line: 0, message }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

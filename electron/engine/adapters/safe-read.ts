@@ -9,6 +9,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
+import { errorText } from '../../../shared/log.ts'
 
 /** A file Navi refuses to read, with an errno-like code so callers can tell it from a missing file. */
 export class UnreadableFileError extends Error {
@@ -134,9 +135,7 @@ export function isMissingFileError(error: unknown): boolean {
 }
 
 /** A short reason for any read error, for the `<path>: <reason>` lines of `navi doctor`. */
-export function readErrorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
+export const readErrorText = errorText
 
 /** Write-only append, created if missing, non-blocking (a FIFO without a reader fails at once with ENXIO). */
 const SAFE_APPEND_FLAGS =

@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { readRegularText } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
+import { errorText } from '../../../shared/log.ts'
 
 /** One project's snapshot is a few KB; anything this large is not one. @default 16 MiB */
 const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024
@@ -170,8 +171,4 @@ export function createSnapshotStore(dir: string): SnapshotStore {
       )
     },
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

@@ -13,8 +13,6 @@ export type SettingsOverrides = Pick<
   'poll_interval' | 'batch_window' | 'model' | 'claude_path'
 >
 
-export const OVERRIDE_KEYS = ['poll_interval', 'batch_window', 'model', 'claude_path'] as const
-
 /** Only the override keys that are set. */
 export function pickOverrides(settings: Settings): SettingsOverrides {
   const out: SettingsOverrides = {}

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { EngineState } from '../../../shared/ipc-contract.ts'
+import type { EngineState } from '../../../shared/schemas/state.ts'
 import { invoke } from '../lib/api.ts'
 
 interface ProjectsStore {

@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import type {
   BriefingView,
-  EngineState,
   IpcChannel,
   PushChannel,
   PushPayload,
   ToolStatus,
 } from '../../../shared/ipc-contract.ts'
+import type { EngineState } from '../../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
 

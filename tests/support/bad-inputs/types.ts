@@ -1,5 +1,5 @@
 /** One row of the bad-input table, and what a case's run printed, parsed. */
-import type { EngineState } from '../../../shared/ipc-contract.ts'
+import type { EngineState } from '../../../shared/schemas/state.ts'
 import type { DoctorOutput, SessionsOutput } from '../../../shared/schemas/cli.ts'
 import type { CaseContext } from './context.ts'
 

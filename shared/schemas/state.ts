@@ -1,0 +1,10 @@
+import { z } from 'zod'
+import { projectSnapshotSchema } from './project.ts'
+
+/** The engine's state as every face (CLI, tray, browser) sees it: `navi status --json` prints one. */
+export const engineStateSchema = z.object({
+  projects: z.array(projectSnapshotSchema),
+  generated_at: z.string(),
+  errors: z.array(z.string()),
+})
+export type EngineState = z.infer<typeof engineStateSchema>
