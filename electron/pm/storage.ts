@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
+import { naviFiles, pmMemoryFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { DEFAULT_MEMORY_BUDGETS, type MemoryBudgets } from './core/memory-budget.ts'
 import { recoverInterruptedRestore } from './memory-versions.ts'
 import {
@@ -35,9 +35,7 @@ export function pmLayout(paths: EnginePaths): PmLayout {
   return {
     pmDir: files.pmDir,
     memoryDir: files.memoryDir,
-    shortTerm: join(files.memoryDir, 'short-term.md'),
-    longTerm: join(files.memoryDir, 'long-term.md'),
-    projectsDir: join(files.memoryDir, 'projects'),
+    ...pmMemoryFiles(files.memoryDir),
     versionsDir: files.memoryVersionsDir,
     systemPrompt: files.systemPrompt,
     outputSchema: files.outputSchema,

@@ -6,6 +6,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import { pmOutputSchema } from '../../shared/schemas/briefing.ts'
+import { pmMemoryFiles } from '../engine/core/paths.ts'
 import {
   BUDGET_MARGIN,
   BYTES_PER_TOKEN,
@@ -40,9 +41,7 @@ export interface SystemPromptInput {
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const budgets = input.budgets ?? DEFAULT_MEMORY_BUDGETS
   const { memoryDir, pmDir } = input
-  const shortTerm = join(memoryDir, 'short-term.md')
-  const longTerm = join(memoryDir, 'long-term.md')
-  const projects = join(memoryDir, 'projects')
+  const { shortTerm, longTerm, projectsDir: projects } = pmMemoryFiles(memoryDir)
   const versions = join(pmDir, MEMORY_VERSIONS_DIRNAME)
   const size = (tokens: number): string =>
     `${tokens.toLocaleString('en-US')} tokens (about ${(tokens * BYTES_PER_TOKEN).toLocaleString('en-US')} characters)`

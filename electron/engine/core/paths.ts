@@ -25,6 +25,13 @@ export function expandHome(path: string, home = homedir()): string {
   return path
 }
 
+/** The PM's memory files under its memory folder (the PM is told these paths in its prompt). */
+export const pmMemoryFiles = (memoryDir: string) => ({
+  shortTerm: join(memoryDir, 'short-term.md'),
+  longTerm: join(memoryDir, 'long-term.md'),
+  projectsDir: join(memoryDir, 'projects'),
+})
+
 /** Files under the three roots, named once. */
 export const naviFiles = (p: EnginePaths) => ({
   config: join(p.naviHome, 'config.yaml'),

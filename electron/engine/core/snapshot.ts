@@ -123,23 +123,7 @@ export function deriveAttention(p: ProjectSnapshot, now: number): Attention {
   return 'idle'
 }
 
-export const ATTENTION_ORDER: readonly Attention[] = [
-  'needs_input',
-  'pbi_complete',
-  'active',
-  'stale',
-  'idle',
-]
-
-/** Needs input → PBI complete → active → stale → idle; most recently active first within a group. */
-export function sortByAttention(projects: ProjectSnapshot[]): ProjectSnapshot[] {
-  return [...projects].sort(
-    (a, b) =>
-      ATTENTION_ORDER.indexOf(a.attention) - ATTENTION_ORDER.indexOf(b.attention) ||
-      time(b.last_activity) - time(a.last_activity) ||
-      a.name.localeCompare(b.name),
-  )
-}
+export { ATTENTION_ORDER, sortByAttention } from '../../../shared/attention.ts'
 
 function sessionPbi(lists: TaskList[]): Pbi | null {
   const withTasks = lists.filter((l) => l.tasks.length > 0)

@@ -8,7 +8,7 @@
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { PmTrigger } from '../../../shared/schemas/briefing.ts'
-import { sortByAttention } from '../../engine/core/snapshot.ts'
+import { sortByAttention } from '../../../shared/attention.ts'
 import {
   prepareEvents,
   projectView,

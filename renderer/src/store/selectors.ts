@@ -7,6 +7,7 @@ import type { ToolStatus } from '../../../shared/ipc-contract.ts'
 import type { BriefingState, PmRunStatus } from '../../../shared/schemas/briefing.ts'
 import type { EngineEvent, EventType } from '../../../shared/schemas/event.ts'
 import { pbiLabel, type Attention, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import { sortByAttention } from '../../../shared/attention.ts'
 import { describeEvent } from '../../../shared/event-text.ts'
 import { inertLine } from '../../../shared/text.ts'
 import {
@@ -19,23 +20,8 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-const ATTENTION_ORDER: Record<Attention, number> = {
-  needs_input: 0,
-  pbi_complete: 1,
-  active: 2,
-  stale: 3,
-  idle: 4,
-}
-
 /** Attention order (needs input first, idle last), then most recent activity, then name. */
-export function sortProjects(projects: readonly ProjectSnapshot[]): ProjectSnapshot[] {
-  return [...projects].sort(
-    (a, b) =>
-      ATTENTION_ORDER[a.attention] - ATTENTION_ORDER[b.attention] ||
-      timeOf(b.last_activity) - timeOf(a.last_activity) ||
-      a.name.localeCompare(b.name),
-  )
-}
+export const sortProjects = sortByAttention
 
 /** The glyph drawn in the row's status badge; the badge's colour comes from `data-attention`. */
 export const ATTENTION_ICON: Record<Attention, string> = {
