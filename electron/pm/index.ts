@@ -20,11 +20,22 @@ import { createPmLoop, type PmLoop, type PmLoopStatus } from './pm-loop.ts'
 import { readCachedBriefing } from './run-files.ts'
 import { ensurePmLayout, writeSystemPrompt } from './storage.ts'
 import { parseJsonAs } from '../engine/core/parse-json.ts'
-import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
+import {
+  isMissingFileError,
+  PM_FILE_MAX_BYTES,
+  readRegularText,
+} from '../engine/adapters/safe-read.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 
-async function readNotes(file: string): Promise<string[]> {
-  const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => '[]')
+/** The safety valve's notes for the next run; none when there are none or they cannot be read (logged). */
+async function readNotes(file: string, log: Log): Promise<string[]> {
+  const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(
+    (error: unknown) => {
+      if (!isMissingFileError(error))
+        log.warn(`the valve's notes cannot be read: ${errorText(error)}`)
+      return '[]'
+    },
+  )
   return parseJsonAs(z.array(z.string()), text) ?? []
 }
 
@@ -90,7 +101,7 @@ export function createPm(opts: PmOptions): Pm {
       layout = null // a folder fixed later must be tried again, not the old failure returned
       throw error
     }
-    await writeSystemPrompt(opts.paths, { notes: await readNotes(notesFile) })
+    await writeSystemPrompt(opts.paths, { notes: await readNotes(notesFile, log) })
     await snapshotMemory(opts.paths)
     const inbox = buildInbox({
       now: clock(),

@@ -91,6 +91,8 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
         return { done: false, message: claude.fix ?? 'claude is not installed' }
       }
       // The run takes minutes: the UI follows it through pm:status and briefing:changed pushes.
+      // The run tells its own outcome (a failed status and a stale briefing with the reason, and the log);
+      // a rejection here could only repeat it.
       pm.runNow().catch(() => undefined)
       return { done: true, message: 'refreshing' }
     },
