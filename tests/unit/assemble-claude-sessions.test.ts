@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HookSessionState, LiveSessionRecord } from '../../electron/engine/core/records.ts'
 import { assembleClaudeSessions, type ClaudeSources } from '../../electron/engine/core/sessions.ts'
+import { hookState, liveRecord } from '../support/claude-records.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
@@ -37,44 +38,16 @@ const reply = (text: string, secondsAgo: number) => ({
   },
 })
 
-function live(over: Partial<LiveSessionRecord>): LiveSessionRecord {
-  return {
-    pid: 42,
-    sessionId: 's1',
+const live = (over: Partial<LiveSessionRecord>) =>
+  liveRecord(NOW, { cwd: '/p', name: null, ...over })
+const hook = (over: Partial<HookSessionState>) =>
+  hookState(NOW, {
     cwd: '/p',
-    startedAt: NOW - 60_000,
-    procStart: '1',
-    name: null,
-    entrypoint: 'cli',
-    status: 'idle',
-    waitingFor: null,
-    statusUpdatedAt: NOW - 5_000,
-    alive: true,
-    file: '/c/sessions/42.json',
-    ...over,
-  }
-}
-
-function hook(over: Partial<HookSessionState>): HookSessionState {
-  return {
-    sessionId: 's1',
-    cwd: '/p',
-    transcriptPath: null,
     lastEvent: 'UserPromptSubmit',
     lastEventAt: at(2),
-    message: null,
-    notificationType: null,
-    toolName: null,
-    toolDetail: null,
-    lastDenial: null,
     claudePid: null,
-    ended: false,
-    endReason: null,
-    startedAt: at(60),
-    taskMoves: [],
     ...over,
-  }
-}
+  })
 
 function sources(over: Partial<ClaudeSources>): ClaudeSources {
   return {

@@ -12,6 +12,7 @@ import type {
   TranscriptTail,
 } from '../../electron/engine/core/records.ts'
 import { emptyTranscriptSummary } from '../../electron/engine/core/transcript-fold.ts'
+import { hookState, liveRecord } from '../support/claude-records.ts'
 
 const NOW = Date.parse('2026-11-21T12:00:00Z')
 const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString()
@@ -23,44 +24,8 @@ function transcript(tail: TranscriptTail, lastSecondsAgo = 5): TranscriptSummary
   return t
 }
 
-function live(over: Partial<LiveSessionRecord> = {}): LiveSessionRecord {
-  return {
-    pid: 42,
-    sessionId: 's1',
-    cwd: '/proj',
-    startedAt: NOW - 60_000,
-    procStart: '1',
-    name: 'proj-1',
-    entrypoint: 'cli',
-    status: 'idle',
-    waitingFor: null,
-    statusUpdatedAt: NOW - 10_000,
-    alive: true,
-    file: '/c/sessions/42.json',
-    ...over,
-  }
-}
-
-function hook(over: Partial<HookSessionState>): HookSessionState {
-  return {
-    sessionId: 's1',
-    cwd: '/proj',
-    transcriptPath: null,
-    lastEvent: 'PreToolUse',
-    lastEventAt: at(1),
-    message: null,
-    notificationType: null,
-    toolName: null,
-    toolDetail: null,
-    lastDenial: null,
-    claudePid: 42,
-    ended: false,
-    endReason: null,
-    startedAt: at(60),
-    taskMoves: [],
-    ...over,
-  }
-}
+const live = (over: Partial<LiveSessionRecord> = {}) => liveRecord(NOW, over)
+const hook = (over: Partial<HookSessionState>) => hookState(NOW, over)
 
 describe('decideClaudeStatus', () => {
   it('a stale live file (dead pid) is ended, even when it says waiting', () => {
