@@ -57,6 +57,7 @@ export async function createConfigSource(opts: ConfigSourceOptions): Promise<Con
       }
       return loaded
     })
+    // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
     queue = next.catch(() => undefined)
     return next
   }

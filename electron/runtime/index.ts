@@ -116,8 +116,9 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     pm,
     settings,
     paths,
+    // Read again: a claude path set in Settings a moment ago must be the one checked.
     checkTools: async () =>
-      checkTools({ env: process.env, claudePath: config.get().config.pm.claudePath }),
+      checkTools({ env: process.env, claudePath: (await config.reload()).config.pm.claudePath }),
     ...(opts.installHooks ? { installHooks: opts.installHooks } : {}),
     ...(opts.hidePopover ? { hidePopover: opts.hidePopover } : {}),
     getPmRunning: () => hub.running(),

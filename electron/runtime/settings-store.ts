@@ -125,6 +125,7 @@ export async function createSettingsFileStore(
         return Promise.reject(new Error(`invalid setting: ${describeIssues(checked.error)}`))
       }
       const result = queue.then(() => write(checked.data))
+      // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
       queue = result.catch(() => undefined)
       return result
     },
