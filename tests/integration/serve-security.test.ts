@@ -254,12 +254,14 @@ describe('navi serve security', () => {
 
   it(
     'closes sockets that never send a request, and refuses connections past the cap at once',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const idle = await Promise.all(Array.from({ length: 20 }, () => openSocket(server.port)))
+      // Each closes IDLE_SOCKET_MS after the server took it in; on a machine with both cores busy (CI runs
+      // many files at once) the server can take some in late, so the bound is generous: 3× once flaked there.
       await waitUntil(
         () => idle.every((s) => s.closed()),
-        IDLE_SOCKET_MS * 3,
+        IDLE_SOCKET_MS * 8,
         () => `the idle sockets to be closed (${idle.filter((s) => s.closed()).length} of 20 are)`,
         250,
       )
