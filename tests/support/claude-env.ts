@@ -132,7 +132,8 @@ export async function trustProject(configDir: string, dir: string): Promise<void
 export async function disposeClaudeEnv(env: ClaudeEnv): Promise<void> {
   const dir = env.CLAUDE_CONFIG_DIR
   if (!createdConfigDirs.delete(dir)) return
-  await rm(dir, { recursive: true, force: true })
+  // The CLI may still be writing in the background (a plugin marketplace clone): retry, do not fail.
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
