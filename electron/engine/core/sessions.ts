@@ -117,6 +117,7 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
         record: listsById.get(id),
         transcript,
         hook,
+        now: src.now,
       }),
     })
   }
