@@ -11,7 +11,7 @@ import { openRegularFile } from './adapters/safe-read.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
 import { parseChecklist } from './core/checklist.ts'
 import { createIgnoreMatcher } from './core/config.ts'
-import { diffSnapshots } from './core/diff.ts'
+import { diffSnapshots, NO_NEW_COMMITS, type NewCommits } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
 import { mapLimit } from './core/concurrency.ts'
@@ -99,12 +99,14 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const built = await mapLimit(groups, 4, (group) =>
     snapshotGroup(group, names.get(group.projectDir) ?? group.projectDir, input),
   )
-  const current = built.filter((s): s is ProjectSnapshot => s !== null)
+  const found = built.filter((b): b is SnapshotRead => b.snapshot !== null)
+  const current = found.map((b) => b.snapshot)
 
   const events: EngineEvent[] = []
   if (baselineAt !== null) {
-    for (const next of current) {
-      events.push(...diffSnapshots(input.prev.get(next.project_dir) ?? null, next, { now, since }))
+    for (const { snapshot, newCommits } of found) {
+      const prev = input.prev.get(snapshot.project_dir) ?? null
+      events.push(...diffSnapshots(prev, snapshot, { now, since }, newCommits))
     }
   }
   const errors = [
@@ -213,8 +215,6 @@ async function commitCycle(
   return { logged: true, written, snapshots, unsaved }
 }
 
-/** The message of anything thrown. */
-
 /** Diagnostics before the first cycle. */
 export function emptyDiagnostics(): CycleDiagnostics {
   return {
@@ -227,11 +227,17 @@ export function emptyDiagnostics(): CycleDiagnostics {
   }
 }
 
+/** A project's snapshot and the commits its repository gained since the heads already told. */
+interface SnapshotRead {
+  snapshot: ProjectSnapshot
+  newCommits: NewCommits
+}
+
 async function snapshotGroup(
   group: ProjectGroup,
   name: string,
   input: CycleInput,
-): Promise<ProjectSnapshot | null> {
+): Promise<{ snapshot: ProjectSnapshot | null; newCommits: NewCommits }> {
   const prev = input.prev.get(group.projectDir) ?? null
   const errors: string[] = []
   if (!existsSync(group.projectDir)) {
@@ -245,17 +251,20 @@ async function snapshotGroup(
     0,
     ...group.sessions.map((s) => Date.parse(s.last_activity ?? '') || 0),
   )
-  const git = group.isGit
+  const read = group.isGit
     ? await input.repos.read(group.projectDir, {
-        // A snapshot of a failed read carries the last good heads (repo-tracker.ts); an old one has none.
-        prevHeads: previousHeads(prev),
+        persisted: prev?.git ?? null,
         lastActivity,
         force: input.force,
         now: input.now,
       })
     : null
   const checklists = group.tasksFile ? await readChecklist(group.tasksFile, name, errors) : []
-  return buildSnapshot({ group, name, git, checklists, errors, now: input.now })
+  const git = read?.state ?? null
+  return {
+    snapshot: buildSnapshot({ group, name, git, checklists, errors, now: input.now }),
+    newCommits: read?.newCommits ?? NO_NEW_COMMITS,
+  }
 }
 
 async function readChecklist(
@@ -289,12 +298,4 @@ function changed(prev: ProjectSnapshot | undefined, next: ProjectSnapshot): bool
   return (
     JSON.stringify({ ...prev, captured_at: '' }) !== JSON.stringify({ ...next, captured_at: '' })
   )
-}
-
-/** The heads a persisted snapshot says were seen, or null when it has none to offer. */
-function previousHeads(prev: ProjectSnapshot | null): Record<string, string> | null {
-  const git = prev?.git
-  if (!git) return null
-  if (git.error && Object.keys(git.branch_heads).length === 0) return null
-  return git.branch_heads
 }

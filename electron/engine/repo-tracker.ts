@@ -11,8 +11,10 @@
  * none is lost.
  */
 import type { GitState } from '../../shared/schemas/project.ts'
+import { NO_NEW_COMMITS } from './core/diff.ts'
 import {
   createGitReader,
+  type GitRead,
   createRepoWatcher,
   findRepoRoot,
   gitFingerprint,
@@ -32,15 +34,19 @@ interface TrackedRepo {
 export interface RepoTracker {
   /** Main work-tree root of the repository containing `dir`, or null; fs only. */
   rootOf(dir: string): string | null
+  /**
+   * The repository's state, and the commits since the heads already told (for the diff).
+   * `persisted`: the git state of the project's last saved snapshot, where heads resume after a restart.
+   */
   read(
     root: string,
     opts: {
-      prevHeads: Record<string, string> | null
+      persisted: GitState | null
       lastActivity: number
       force: boolean
       now: number
     },
-  ): Promise<GitState>
+  ): Promise<GitRead>
   /**
    * The commits `heads` list up to are durably logged: the next read lists only commits after them.
    * Called by the cycle after a successful log append, for each repository read without error.
@@ -76,11 +82,11 @@ export function createRepoTracker(opts: {
 
   return {
     rootOf: (dir) => findRepoRoot(dir)?.root ?? null,
-    async read(root, { prevHeads, lastActivity, force, now }) {
+    async read(root, { persisted, lastActivity, force, now }) {
       const repo = track(root)
       const info = findRepoRoot(root)
       const fingerprint = info ? await gitFingerprint(info.gitDir, info.commonDir) : null
-      const base = repo.committedHeads ?? prevHeads
+      const base = repo.committedHeads ?? persistedHeads(persisted)
       const unchanged =
         repo.state !== null &&
         repo.state.error === null &&
@@ -90,16 +96,15 @@ export function createRepoTracker(opts: {
         !force &&
         // Commits listed by the last read but not logged yet must be listed again.
         sameHeads(repo.state.branch_heads, base)
-      if (unchanged && repo.state) {
-        return { ...repo.state, new_commits: [], new_commits_truncated: 0 }
-      }
-      let state = await reader.readGitState(root, base)
+      if (unchanged && repo.state) return { state: repo.state, newCommits: NO_NEW_COMMITS }
+      const read = await reader.readGitState(root, base)
       // A failed read keeps the last good heads, so a snapshot persisted now still knows where to resume.
-      if (state.error && base) state = { ...state, branch_heads: { ...base } }
+      const state =
+        read.state.error && base ? { ...read.state, branch_heads: { ...base } } : read.state
       repo.state = state
       repo.fingerprint = fingerprint
       repo.readAt = now
-      return state
+      return { state, newCommits: read.newCommits }
     },
     commit(root, heads) {
       const repo = repos.get(root)
@@ -121,6 +126,16 @@ export function createRepoTracker(opts: {
       repos.clear()
     },
   }
+}
+
+/**
+ * The heads a persisted snapshot says were told, or null when it has none to offer (a failed read's
+ * snapshot carries the last good heads; one from before that rule carries none).
+ */
+function persistedHeads(git: GitState | null): Record<string, string> | null {
+  if (!git) return null
+  if (git.error && Object.keys(git.branch_heads).length === 0) return null
+  return git.branch_heads
 }
 
 function sameHeads(a: Record<string, string>, b: Record<string, string> | null): boolean {

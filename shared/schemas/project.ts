@@ -45,10 +45,6 @@ export const gitStateSchema = z.object({
   /** Tip of every local branch, so a later diff can tell new branches and new commits. */
   branch_heads: z.record(z.string(), z.string()),
   worktrees: z.array(worktreeSchema),
-  /** Commits reachable now that were not reachable from the previous snapshot's heads, newest first. */
-  new_commits: z.array(commitSchema),
-  /** Commits beyond the cap that were not listed one by one. */
-  new_commits_truncated: z.number().int(),
   recent_commits: z.array(commitSchema),
   pr: z.object({
     state: z.enum(['none', 'open', 'merged', 'closed', 'unknown']),

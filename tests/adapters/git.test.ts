@@ -27,7 +27,7 @@ describe('readGitState', () => {
   it('reads head, branch, heads and recent commits of a clean repo, matching the schema', async () => {
     const r = await repo()
     const head = await r.commit('second', { 'a.txt': 'a' })
-    const state = await createGitReader().readGitState(r.dir, null)
+    const { state: state } = await createGitReader().readGitState(r.dir, null)
     expect(gitStateSchema.parse(state)).toEqual(state)
     expect(state).toMatchObject({
       head_sha: head,
@@ -39,7 +39,6 @@ describe('readGitState', () => {
       commits_behind: null,
       branch_heads: { main: head },
       worktrees: [{ path: r.dir, branch: 'main', head_sha: head }],
-      new_commits: [],
       error: null,
     })
     expect(state.recent_commits.map((c) => c.subject)).toEqual(['second', 'initial commit'])
@@ -54,28 +53,28 @@ describe('readGitState', () => {
   it('lists the commits made since the previous heads, newest first, with branch', async () => {
     const r = await repo()
     const reader = createGitReader()
-    const before = await reader.readGitState(r.dir, null)
+    const { state: before } = await reader.readGitState(r.dir, null)
     const first = await r.commit('add feature', { 'f.txt': '1' })
     const second = await r.commit('fix feature', { 'f.txt': '2' })
     const after = await reader.readGitState(r.dir, before.branch_heads)
-    expect(after.new_commits.map((c) => [c.sha, c.subject, c.branch])).toEqual([
+    expect(after.newCommits.commits.map((c) => [c.sha, c.subject, c.branch])).toEqual([
       [second, 'fix feature', 'main'],
       [first, 'add feature', 'main'],
     ])
-    expect(after.new_commits_truncated).toBe(0)
-    const again = await reader.readGitState(r.dir, after.branch_heads)
-    expect(again.new_commits).toEqual([])
+    expect(after.newCommits.truncated).toBe(0)
+    const again = await reader.readGitState(r.dir, after.state.branch_heads)
+    expect(again.newCommits.commits).toEqual([])
   })
 
   it('keeps a hostile commit subject verbatim and does not break the next record', async () => {
     const r = await repo()
     const reader = createGitReader()
-    const before = await reader.readGitState(r.dir, null)
+    const { state: before } = await reader.readGitState(r.dir, null)
     const hostile = `fix: "double" 'single'\ttab $(rm -rf ~) \`id\` ; echo pwned`
     await r.commit(hostile)
     await r.commit('plain\nsecond line of the title paragraph')
     const after = await reader.readGitState(r.dir, before.branch_heads)
-    expect(after.new_commits.map((c) => c.subject)).toEqual([
+    expect(after.newCommits.commits.map((c) => c.subject)).toEqual([
       'plain second line of the title paragraph',
       hostile,
     ])
@@ -84,19 +83,19 @@ describe('readGitState', () => {
   it('shows a new branch in branch_heads and credits its commits to it', async () => {
     const r = await repo()
     const reader = createGitReader()
-    const before = await reader.readGitState(r.dir, null)
+    const { state: before } = await reader.readGitState(r.dir, null)
     await r.git('checkout', '-q', '-b', 'feature/login')
     const sha = await r.commit('login form')
     const after = await reader.readGitState(r.dir, before.branch_heads)
-    expect(after.branch_heads).toEqual({ main: before.head_sha, 'feature/login': sha })
-    expect(after.new_commits).toEqual([expect.objectContaining({ sha, branch: 'feature/login' })])
+    expect(after.state.branch_heads).toEqual({ main: before.head_sha, 'feature/login': sha })
+    expect(after.newCommits.commits).toEqual([expect.objectContaining({ sha, branch: 'feature/login' })])
   })
 
   it('counts commits ahead of and behind the upstream', async () => {
     const r = await repo()
     await r.addUpstream()
     const reader = createGitReader()
-    expect(await reader.readGitState(r.dir, null)).toMatchObject({
+    expect((await reader.readGitState(r.dir, null)).state).toMatchObject({
       upstream: 'origin/main',
       commits_ahead: 0,
       commits_behind: 0,
@@ -106,7 +105,7 @@ describe('readGitState', () => {
     await r.git('reset', '-q', '--hard', 'HEAD~1')
     await r.commit('local one')
     await r.commit('local two')
-    expect(await reader.readGitState(r.dir, null)).toMatchObject({
+    expect((await reader.readGitState(r.dir, null)).state).toMatchObject({
       commits_ahead: 2,
       commits_behind: 1,
     })
@@ -116,18 +115,18 @@ describe('readGitState', () => {
     const r = await repo()
     const reader = createGitReader()
     r.file('README.md', 'changed\n')
-    expect((await reader.readGitState(r.dir, null)).dirty).toBe(true)
+    expect((await reader.readGitState(r.dir, null)).state.dirty).toBe(true)
     await r.git('checkout', '--', 'README.md')
-    expect((await reader.readGitState(r.dir, null)).dirty).toBe(false)
+    expect((await reader.readGitState(r.dir, null)).state.dirty).toBe(false)
     r.file('notes/new.txt', 'x')
-    expect((await reader.readGitState(r.dir, null)).dirty).toBe(true)
+    expect((await reader.readGitState(r.dir, null)).state.dirty).toBe(true)
   })
 
   it('reports a detached HEAD as branch null', async () => {
     const r = await repo()
     const head = await r.commit('two')
     await r.detach()
-    const state = await createGitReader().readGitState(r.dir, null)
+    const { state: state } = await createGitReader().readGitState(r.dir, null)
     expect(state).toMatchObject({ detached: true, branch: null, head_sha: head, error: null })
     expect(state.recent_commits[0]?.branch).toBeNull()
   })
@@ -135,7 +134,7 @@ describe('readGitState', () => {
   it('lists linked worktrees and groups a worktree cwd under the main root', async () => {
     const r = await repo()
     const path = await r.worktree('wt-feature', 'feature')
-    const state = await createGitReader().readGitState(r.dir, null)
+    const { state: state } = await createGitReader().readGitState(r.dir, null)
     expect(state.worktrees).toEqual([
       { path: r.dir, branch: 'main', head_sha: state.head_sha },
       { path, branch: 'feature', head_sha: state.head_sha },
@@ -159,7 +158,7 @@ describe('readGitState', () => {
 
   it('reads an empty repository without failing', async () => {
     const r = await repo({ initialCommit: false })
-    const state = await createGitReader().readGitState(r.dir, {})
+    const { state: state } = await createGitReader().readGitState(r.dir, {})
     expect(state).toMatchObject({ head_sha: null, branch: 'main', branch_heads: {}, error: null })
     expect(state.recent_commits).toEqual([])
   })
@@ -169,12 +168,12 @@ describe('readGitState', () => {
     const reader = createGitReader()
     await reader.readGitState(r.dir, null)
     rmSync(r.dir, { recursive: true, force: true })
-    const gone = await reader.readGitState(r.dir, { main: 'a'.repeat(40) })
+    const { state: gone } = await reader.readGitState(r.dir, { main: 'a'.repeat(40) })
     expect(gone.error).toMatch(/not a git repository/)
     expect(gone).toMatchObject({ head_sha: null, branch: null, dirty: null, branch_heads: {} })
     const other = await repo()
     writeFileSync(join(other.dir, '.git', 'HEAD'), 'garbage\n')
-    const corrupt = await reader.readGitState(other.dir, null)
+    const { state: corrupt } = await reader.readGitState(other.dir, null)
     expect(corrupt.error).toEqual(expect.any(String))
     expect(corrupt.head_sha).toBeNull()
   })
@@ -184,7 +183,7 @@ describe('readGitState', () => {
     r.file('README.md', 'edited\n')
     const lock = join(r.dir, '.git', 'index.lock')
     writeFileSync(lock, '')
-    const state = await createGitReader().readGitState(r.dir, null)
+    const { state: state } = await createGitReader().readGitState(r.dir, null)
     expect(state.error).toBeNull()
     expect(state.dirty).toBe(true)
     expect(existsSync(lock)).toBe(true)
@@ -195,7 +194,7 @@ describe('readGitState', () => {
     const reader = createGitReader()
     await r.git('checkout', '-q', '-b', 'doomed')
     await r.commit('doomed work')
-    const before = await reader.readGitState(r.dir, null)
+    const { state: before } = await reader.readGitState(r.dir, null)
     const doomed = before.branch_heads.doomed ?? ''
     await r.checkout('main')
     await r.git('branch', '-q', '-D', 'doomed')
@@ -204,14 +203,14 @@ describe('readGitState', () => {
     await expect(r.git('cat-file', '-e', doomed)).rejects.toThrow()
     const sha = await r.commit('after the purge')
     const after = await reader.readGitState(r.dir, before.branch_heads)
-    expect(after.error).toBeNull()
-    expect(after.new_commits.map((c) => c.sha)).toEqual([sha])
+    expect(after.state.error).toBeNull()
+    expect(after.newCommits.commits.map((c) => c.sha)).toEqual([sha])
   })
 
   it(`lists at most ${NEW_COMMITS_CAP} new commits and counts the rest`, async () => {
     const r = await repo()
     const reader = createGitReader()
-    const before = await reader.readGitState(r.dir, null)
+    const { state: before } = await reader.readGitState(r.dir, null)
     const total = NEW_COMMITS_CAP + 3
     // One fast-import stream instead of a thousand commit-tree processes.
     const commits = Array.from({ length: total }, (_, i) => {
@@ -224,16 +223,16 @@ describe('readGitState', () => {
       env: FIXTURE_GIT_ENV,
     })
     const after = await reader.readGitState(r.dir, before.branch_heads)
-    expect(after.new_commits).toHaveLength(NEW_COMMITS_CAP)
-    expect(after.new_commits[0]?.subject).toBe(`bulk ${total}`)
-    expect(after.new_commits_truncated).toBe(3)
+    expect(after.newCommits.commits).toHaveLength(NEW_COMMITS_CAP)
+    expect(after.newCommits.commits[0]?.subject).toBe(`bulk ${total}`)
+    expect(after.newCommits.truncated).toBe(3)
   })
 
   it('counts every git process it spawns, with a counter object or a callback', async () => {
     const r = await repo()
     const counter = { count: 0 }
     const reader = createGitReader({ spawnCounter: counter })
-    const first = await reader.readGitState(r.dir, null)
+    const { state: first } = await reader.readGitState(r.dir, null)
     // status + for-each-ref + recent log; no worktree list without linked worktrees.
     expect(counter.count).toBe(3)
     await reader.readGitState(r.dir, first.branch_heads)

@@ -162,7 +162,7 @@ describe.skipIf(!canImpersonate)(
       const cache = createRepoRootCache(createRepoTrust())
       expect(cache.find(join(hostile, 'src', 'deep'))).toBeNull()
       expect([...cache.refusals().keys()]).toEqual([hostile])
-      const state = await createGitReader().readGitState(hostile, null)
+      const { state } = await createGitReader().readGitState(hostile, null)
       expect(state.error).toMatch(/not (a repository git trusts|trusted)/)
       expect(markersLeft()).toEqual([])
     })
@@ -197,16 +197,16 @@ describe('a repository the user owns', () => {
       )
       writeFileSync(join(repo.dir, 'b.txt'), 'changed')
       const reader = createGitReader()
-      const first = await reader.readGitState(repo.dir, null)
+      const { state: first } = await reader.readGitState(repo.dir, null)
       expect(first.error).toBeNull()
       // Previous heads one commit back: the new commit is listed with `git log` (where a signature check
       // would run gpg).
       const again = await reader.readGitState(repo.dir, {
         main: await repo.git('rev-parse', 'HEAD~1'),
       })
-      expect(again.error).toBeNull()
-      expect(again.new_commits.map((c) => c.subject)).toEqual(['second'])
-      expect(again.dirty).toBe(true)
+      expect(again.state.error).toBeNull()
+      expect(again.newCommits.commits.map((c) => c.subject)).toEqual(['second'])
+      expect(again.state.dirty).toBe(true)
       expect(existsSync(marks) ? readdirSync(marks) : []).toEqual([])
     } finally {
       await repo.cleanup()

@@ -19,8 +19,6 @@ function git(over: Partial<GitState> = {}): GitState {
     dirty: false,
     branch_heads: { main: 'a1' },
     worktrees: [],
-    new_commits: [],
-    new_commits_truncated: 0,
     recent_commits: [],
     pr: { state: 'none' },
     error: null,
@@ -73,15 +71,14 @@ const ctx = { now: NOW, since: NOW - 10_000 }
 
 describe('diffSnapshots', () => {
   it('one commit event per new commit, oldest first, with sha, subject and branch', () => {
-    const next = snap({
-      git: git({
-        new_commits: [
-          { sha: 'c2', subject: 'second', branch: 'main' },
-          { sha: 'c1', subject: 'first "quoted" $(rm -rf ~)', branch: 'main' },
-        ],
-      }),
-    })
-    const events = diffSnapshots(snap(), next, ctx)
+    const newCommits = {
+      commits: [
+        { sha: 'c2', subject: 'second', branch: 'main' },
+        { sha: 'c1', subject: 'first "quoted" $(rm -rf ~)', branch: 'main' },
+      ],
+      truncated: 0,
+    }
+    const events = diffSnapshots(snap(), snap(), ctx, newCommits)
     expect(events.map((e) => [e.type, detailOf(e, 'sha'), detailOf(e, 'message')])).toEqual([
       ['commit', 'c1', 'first "quoted" $(rm -rf ~)'],
       ['commit', 'c2', 'second'],
@@ -90,10 +87,25 @@ describe('diffSnapshots', () => {
     expect(events[0]?.project).toBe('apollo')
   })
 
+  it('commits beyond the listing cap are counted on the newest commit event', () => {
+    const newCommits = {
+      commits: [
+        { sha: 'c2', subject: 'second', branch: 'main' },
+        { sha: 'c1', subject: 'first', branch: 'main' },
+      ],
+      truncated: 3,
+    }
+    const events = diffSnapshots(snap(), snap(), ctx, newCommits)
+    expect(events.map((e) => [detailOf(e, 'sha'), detailOf(e, 'more_commits')])).toEqual([
+      ['c1', undefined],
+      ['c2', 3],
+    ])
+  })
+
   it('the same change gets the same id whenever it is observed', () => {
-    const next = snap({ git: git({ new_commits: [{ sha: 'c1', subject: 'x', branch: 'main' }] }) })
-    const a = diffSnapshots(snap(), next, ctx)
-    const b = diffSnapshots(snap(), next, { now: NOW + 60_000, since: NOW })
+    const newCommits = { commits: [{ sha: 'c1', subject: 'x', branch: 'main' }], truncated: 0 }
+    const a = diffSnapshots(snap(), snap(), ctx, newCommits)
+    const b = diffSnapshots(snap(), snap(), { now: NOW + 60_000, since: NOW }, newCommits)
     expect(a[0]?.id).toBe(b[0]?.id)
   })
 

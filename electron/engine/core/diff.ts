@@ -4,7 +4,7 @@
  * engine produces the same ids and the log deduplicates them.
  */
 import type { EngineEvent, EventDetails, EventType } from '../../../shared/schemas/event.ts'
-import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
+import type { Commit, ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { Session } from '../../../shared/schemas/session.ts'
 import { eventId } from './event-line.ts'
 import { diffTasks } from './diff-tasks.ts'
@@ -18,10 +18,23 @@ export interface DiffContext {
   since: number
 }
 
+/**
+ * Commits reachable now that were not reachable from the heads already told, newest first: what git
+ * answered for this look (adapters/git.ts), handed to the diff beside the snapshots, never kept in one.
+ */
+export interface NewCommits {
+  readonly commits: readonly Commit[]
+  /** Commits beyond the listing cap, counted but not listed. */
+  readonly truncated: number
+}
+
+export const NO_NEW_COMMITS: NewCommits = { commits: Object.freeze([]), truncated: 0 }
+
 export function diffSnapshots(
   prev: ProjectSnapshot | null,
   next: ProjectSnapshot,
   ctx: DiffContext,
+  newCommits: NewCommits = NO_NEW_COMMITS,
 ): EngineEvent[] {
   const timestamp = new Date(ctx.now).toISOString()
   const make: MakeEvent = (type, key, details, session, at) =>
@@ -35,7 +48,7 @@ export function diffSnapshots(
       details,
     }) as EngineEvent
   return [
-    ...diffGit(prev, next, make),
+    ...diffGit(prev, next, newCommits, make),
     ...diffSessions(prev, next, ctx, make),
     ...diffTasks(prev, next, ctx, make),
   ]
@@ -53,14 +66,15 @@ export type MakeEvent = <T extends EventType>(
 function diffGit(
   prev: ProjectSnapshot | null,
   next: ProjectSnapshot,
+  newCommits: NewCommits,
   make: MakeEvent,
 ): EngineEvent[] {
   const git = next.git
   if (!git || git.error) return []
   const events: EngineEvent[] = []
-  const commits = [...git.new_commits].reverse()
+  const commits = [...newCommits.commits].reverse()
   commits.forEach((commit, index) => {
-    const more = index === commits.length - 1 && git.new_commits_truncated > 0
+    const more = index === commits.length - 1 && newCommits.truncated > 0
     events.push(
       make('commit', [commit.sha], {
         sha: commit.sha,
@@ -68,7 +82,7 @@ function diffGit(
         branch: commit.branch,
         ...(commit.author ? { author: commit.author } : {}),
         ...(commit.timestamp ? { committed_at: commit.timestamp } : {}),
-        ...(more ? { more_commits: git.new_commits_truncated } : {}),
+        ...(more ? { more_commits: newCommits.truncated } : {}),
       }),
     )
   })

@@ -297,8 +297,6 @@ function gitState(
     dirty: false,
     branch_heads: {},
     worktrees: [{ path: `/work/${branch}`, branch, head_sha: null }],
-    new_commits: [],
-    new_commits_truncated: 0,
     recent_commits: commits.map(([sha, subject, minutesAgo]) => ({
       sha: `${sha}${'0'.repeat(33)}`,
       subject,
