@@ -22,7 +22,7 @@ if (!app.requestSingleInstanceLock()) {
     .then((path) => {
       if (path) process.env.PATH = path
     })
-    .catch(() => undefined)
+    .catch((error) => console.error('navi: reading the login shell PATH failed:', error))
 
   let navi: NaviApp | null = null
   let stopping: Promise<unknown> | null = null

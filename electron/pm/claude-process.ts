@@ -70,6 +70,7 @@ export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<Clau
       // A negative pid signals the whole process group the detached CLI leads.
       process.kill(-pid, signal)
     } catch {
+      // No such group (already gone, or the CLI did not lead one): signal the child itself instead.
       subprocess.kill(signal)
     }
   }
@@ -115,6 +116,7 @@ function groupExists(pgid: number): boolean {
     process.kill(-pgid, 0)
     return true
   } catch {
+    // ESRCH is the answer asked for: nothing of the group is left.
     return false
   }
 }

@@ -128,6 +128,7 @@ async function nvmBinDirs(home: string): Promise<string[]> {
       .reverse()
       .map((v) => join(root, v, 'bin'))
   } catch {
+    // No nvm here (the usual case): just no candidates from it.
     return []
   }
 }
@@ -140,6 +141,7 @@ export async function isExecutableFile(path: string, platform: NodeJS.Platform):
     if (platform !== 'win32') await access(path, constants.X_OK)
     return true
   } catch {
+    // Missing or not executable is the answer asked for; the caller reports what it tried.
     return false
   }
 }

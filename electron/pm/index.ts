@@ -144,7 +144,8 @@ export function createPm(opts: PmOptions): Pm {
   /** The safety valve after a run; its notes reach the next run's prompt. A failure here loses no briefing. */
   const keepMemoryInBudget = async () => {
     try {
-      const { notes } = await enforceMemoryBudgets(opts.paths)
+      const { notes, errors } = await enforceMemoryBudgets(opts.paths)
+      for (const { file, message } of errors) log.warn(`memory budget: ${file}: ${message}`)
       if (notes.length > 0) await writeFileSafely(notesFile, JSON.stringify(notes))
       else await rm(notesFile, { force: true })
     } catch (error) {

@@ -252,6 +252,7 @@ async function prepare(files: ReturnType<typeof naviFiles>): Promise<PreparedRun
 
 /** `output-schema.json` when it holds a JSON object, else the schema built into Navi. */
 async function schemaText(file: string): Promise<string> {
+  // Unreadable reads as '' and falls back to the built-in schema, which is what the file holds anyway.
   const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => '')
   try {
     const value: unknown = JSON.parse(text)

@@ -148,6 +148,7 @@ async function isRegularFile(file: string): Promise<boolean> {
   try {
     return (await lstat(file)).isFile()
   } catch {
+    // A memory file the PM has not written yet has no budget to enforce.
     return false
   }
 }

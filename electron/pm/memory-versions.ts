@@ -223,6 +223,7 @@ async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory()
   } catch {
+    // Missing (no memory yet, a version pruned meanwhile) is the answer asked for.
     return false
   }
 }

@@ -21,6 +21,7 @@ import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 
 /** The cached briefing, or null when the file is missing or not a valid `CachedBriefing`. */
 export async function readCachedBriefing(file: string): Promise<CachedBriefing | null> {
+  // Only a fallback: a file that cannot be read is replaced, or reported, by the next run's write.
   const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => null)
   return text === null ? null : parseJsonAs(cachedBriefingSchema, text)
 }
@@ -46,6 +47,7 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** The kept PM session id, or null when there is none or it is not a UUID. */
 export async function readSessionId(file: string): Promise<string | null> {
+  // No usable id just means a fresh session; a successful run writes the id again.
   const text = await readRegularText(file, { maxBytes: PM_FILE_MAX_BYTES }).catch(() => null)
   const id = text?.trim() ?? ''
   return SESSION_ID.test(id) ? id : null

@@ -128,6 +128,7 @@ async function createIfMissing(file: string, content: string): Promise<boolean> 
     }
     throw err
   } finally {
+    // Best effort: a dot-named temp file left behind harms nothing, and the outcome is already decided.
     await unlink(temp).catch(() => undefined)
   }
 }

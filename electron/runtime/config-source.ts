@@ -28,7 +28,7 @@ export interface ConfigSourceOptions {
   settings: SettingsStore
   /** Watch `config.yaml` for edits. @default false */
   watch?: boolean
-  /** Told when a re-read failed; the last configuration stays. */
+  /** Told when a re-read failed (the last configuration stays), a listener threw, or the watch failed. */
   onError?: (message: string) => void
 }
 
@@ -79,6 +79,7 @@ export async function createConfigSource(opts: ConfigSourceOptions): Promise<Con
       (_dir, name) => {
         if (name === null || name === yaml) reloadSoon()
       },
+      opts.onError,
     )
     watchers.ensure()
   }

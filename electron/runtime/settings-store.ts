@@ -19,6 +19,7 @@ import {
 import { describeIssues } from './dispatch.ts'
 import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
+import { errorText } from '../../shared/log.ts'
 
 export { readSettingsFile, readSettingsOverrides } from '../engine/adapters/navi-settings.ts'
 
@@ -46,7 +47,10 @@ export interface SettingsStore {
 export interface SettingsStoreOptions {
   /** Watch the file for changes made by others. @default false */
   watch?: boolean
-  /** Told when a re-read after a file change failed. @default ignored: the last good settings stay */
+  /**
+   * Told when a re-read after a file change failed (the last good settings stay), when a listener threw,
+   * or when the file cannot be watched. @default ignored
+   */
   onError?: (message: string) => void
 }
 
@@ -72,8 +76,9 @@ export async function createSettingsFileStore(
     for (const listener of [...listeners]) {
       try {
         listener(next)
-      } catch {
-        // One broken listener must not fail the write nor starve the others.
+      } catch (error) {
+        // One broken listener must not fail the write nor starve the others; it is reported.
+        opts.onError?.(`a settings listener failed: ${errorText(error)}`)
       }
     }
   }
@@ -102,16 +107,20 @@ export async function createSettingsFileStore(
   if (opts.watch) {
     // The directory, not the file: an atomic write replaces the file, and it may not exist yet.
     await mkdir(paths.naviHome, { recursive: true })
-    watchers = createDirWatchers([{ path: paths.naviHome, recursive: false }], (_dir, name) => {
-      if (name !== null && name !== basename(file)) return
-      if (settle) clearTimeout(settle)
-      settle = setTimeout(() => {
-        settle = null
-        refresh().catch((error: unknown) =>
-          opts.onError?.(`${file}: ${error instanceof Error ? error.message : String(error)}`),
-        )
-      }, SETTLE_MS)
-    })
+    watchers = createDirWatchers(
+      [{ path: paths.naviHome, recursive: false }],
+      (_dir, name) => {
+        if (name !== null && name !== basename(file)) return
+        if (settle) clearTimeout(settle)
+        settle = setTimeout(() => {
+          settle = null
+          refresh().catch((error: unknown) =>
+            opts.onError?.(`${file}: ${error instanceof Error ? error.message : String(error)}`),
+          )
+        }, SETTLE_MS)
+      },
+      opts.onError,
+    )
     watchers.ensure()
   }
 

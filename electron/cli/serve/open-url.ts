@@ -21,6 +21,7 @@ export async function openUrl(url: string): Promise<string | null> {
       child.once('error', (error) => resolve(error.message))
     })
     child.unref()
+    // Launched is all we report; how the opener exits later is the browser's business.
     child.catch(() => undefined)
     return spawned
   } catch (error) {

@@ -29,6 +29,7 @@ function isNaviManifest(file: string): boolean {
     const pkg: unknown = JSON.parse(readFileSync(file, 'utf8'))
     return typeof pkg === 'object' && pkg !== null && 'name' in pkg && pkg.name === 'navi'
   } catch {
+    // Unreadable or not JSON: not Navi's manifest, so the search goes on up.
     return false
   }
 }

@@ -193,6 +193,7 @@ async function handleCall(
   try {
     channel = decodeURIComponent(rawChannel)
   } catch {
+    // Kept as sent: the dispatcher answers it as an unknown channel (404).
     channel = rawChannel
   }
   const result = await dispatchCall(handlers, channel, input)

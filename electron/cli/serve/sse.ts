@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { PushChannel } from '../../../shared/ipc-contract.ts'
 import type { PushListener } from '../../runtime/push-hub.ts'
 import { BASE_HEADERS } from './http-responses.ts'
+import { errorText } from '../../../shared/log.ts'
+import { printErr } from '../output.ts'
 
 /** One event in the wire format. JSON escapes newlines, so `data` is always a single line. */
 export function encodeSseEvent(channel: PushChannel, payload: unknown): string {
@@ -61,7 +63,11 @@ export function createSseStreams(opts: {
       req.on('close', end)
       res.on('close', end)
       initial()
-        .catch(() => [] as [PushChannel, unknown][])
+        .catch((error: unknown): [PushChannel, unknown][] => {
+          // The stream still carries every push from here on; the missing first events are a bug to see.
+          printErr(`navi serve: the first events of a stream failed: ${errorText(error)}`)
+          return []
+        })
         .then((first) => {
           const waiting = queued ?? []
           queued = null

@@ -50,6 +50,7 @@ export function parseAgentsJson(stdout: string, now: number): LiveSessionRecord[
   try {
     value = JSON.parse(stdout)
   } catch {
+    // Output that is not JSON lists no sessions; the caller's note says how many entries came from it.
     return []
   }
   if (!Array.isArray(value)) return []

@@ -64,6 +64,7 @@ export function defaultProcStartOf(pid: number): string | null {
   try {
     return parseProcStartTime(readFileSync(`/proc/${pid}/stat`, 'utf8'))
   } catch {
+    // No /proc (macOS) or the process just ended: the start time is unknown, which callers allow for.
     return null
   }
 }

@@ -92,6 +92,7 @@ async function readAgentToolUseId(metaPath: string): Promise<string | null> {
     if (typeof meta !== 'object' || meta === null || !('toolUseId' in meta)) return null
     return typeof meta.toolUseId === 'string' ? meta.toolUseId : null
   } catch {
+    // Not written yet (or unreadable): the next scan tries again.
     return null
   }
 }

@@ -1,9 +1,12 @@
 import { watch, type FSWatcher } from 'node:fs'
+import { errorText } from '../../../shared/log.ts'
+import { isMissingFileError } from './safe-read.ts'
 
 /**
  * Watches directories that may not exist yet (`~/.claude/tasks` appears with the first task list): `ensure()`
  * retries the missing ones, and the engine calls it on every poll. Errors (a deleted directory) close that
- * watcher quietly; the next `ensure()` brings it back.
+ * watcher quietly; the next `ensure()` brings it back. A directory that exists but cannot be watched
+ * (permissions, the system's watch limit) is told to `onError`, if given.
  */
 export interface DirWatchers {
   ensure(): void
@@ -13,6 +16,7 @@ export interface DirWatchers {
 export function createDirWatchers(
   dirs: { path: string; recursive: boolean }[],
   onChange: (path: string, file: string | null) => void,
+  onError?: (message: string) => void,
 ): DirWatchers {
   const active = new Map<string, FSWatcher>()
   return {
@@ -30,8 +34,9 @@ export function createDirWatchers(
             active.delete(dir.path)
           })
           active.set(dir.path, watcher)
-        } catch {
-          // Not there yet: the next ensure() tries again.
+        } catch (error) {
+          // Not there yet: the next ensure() tries again. Anything else is told.
+          if (!isMissingFileError(error)) onError?.(`cannot watch ${dir.path}: ${errorText(error)}`)
         }
       }
     },

@@ -109,6 +109,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     const run = queue.then(task, task).catch((error: unknown) => {
       throw namingFile(file, error)
     })
+    // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
     queue = run.catch(() => undefined)
     return run
   }

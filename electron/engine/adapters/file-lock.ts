@@ -38,6 +38,7 @@ export async function withFileLock<T>(
   try {
     return await task()
   } finally {
+    // A lock not released goes stale and the next writer takes it over; the task's outcome stands.
     await release().catch(() => undefined)
   }
 }
@@ -49,6 +50,7 @@ export async function withFileLock<T>(
  * seconds, so only a clock jump or a hand leaves that).
  */
 async function removeImpossibleLock(lockPath: string, staleMs: number): Promise<void> {
+  // No lock there (the usual case): nothing to remove; real trouble surfaces when locking.
   const lock = await lstat(lockPath).catch(() => null)
   // The file system's clock, not the log's injectable one: mtimes are real times.
   if (lock && (!lock.isDirectory() || lock.mtimeMs > Date.now() + staleMs)) {

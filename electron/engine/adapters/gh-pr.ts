@@ -55,6 +55,7 @@ export function createPrStateReader(options: PrStateReaderOptions = {}): PrState
       if (result.timedOut) return { state: 'unknown' }
       return parseGhPrView(result.exitCode, String(result.stdout), String(result.stderr))
     } catch {
+      // gh is optional: without it (or when it fails) the PR state is simply unknown.
       return { state: 'unknown' }
     }
   }

@@ -70,6 +70,7 @@ function deviceOf(path: string): number | null {
   try {
     return statSync(path).dev
   } catch {
+    // Unknown device: the walk stops there, as it would at a filesystem boundary.
     return null
   }
 }
@@ -147,6 +148,7 @@ function entryKind(path: string): 'dir' | 'file' | null {
     const stat = statSync(path)
     return stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : null
   } catch {
+    // No `.git` here (the usual case on the way up): keep walking.
     return null
   }
 }
@@ -155,6 +157,7 @@ function readText(path: string): string | null {
   try {
     return readRegularTextSync(path, { maxBytes: 64 * 1024 })
   } catch {
+    // A pointer file that cannot be read leads nowhere; git refuses such a directory too.
     return null
   }
 }
@@ -163,6 +166,7 @@ function real(path: string): string {
   try {
     return realpathSync.native(path)
   } catch {
+    // Vanished since it was found: the path as given is the best name left.
     return path
   }
 }

@@ -43,6 +43,7 @@ async function statLine(path: string): Promise<string> {
     const s = await stat(path, { bigint: true })
     return `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`
   } catch {
+    // A missing file (no ORIG_HEAD yet) is part of the fingerprint, not an error.
     return '-'
   }
 }
@@ -54,6 +55,7 @@ async function listTree(root: string): Promise<string[]> {
   try {
     entries = await readdir(root, { withFileTypes: true })
   } catch {
+    // Not a folder (or gone): its stat line alone stands for it in the fingerprint.
     return found
   }
   for (const entry of entries) {
@@ -68,6 +70,7 @@ async function listNames(dir: string): Promise<string[]> {
   try {
     return await readdir(dir)
   } catch {
+    // No linked worktrees (the usual case).
     return []
   }
 }
@@ -183,6 +186,7 @@ function subdirectories(dir: string): string[] {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
   } catch {
+    // Removed meanwhile: nothing to watch under it, and the periodic poll still reads the refs.
     return []
   }
 }

@@ -120,6 +120,7 @@ function hookCommand(paths: EnginePaths, opts: HooksInstallOptions): string {
 
 async function copyHandler(source: string, target: string): Promise<void> {
   const content = await readRegularFile(source, { maxBytes: SMALL_FILE_MAX_BYTES })
+  // A copy that cannot be read is written anew; the write reports any real trouble with it.
   const existing = await readRegularFile(target, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(
     () => null,
   )

@@ -96,6 +96,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   let queue: Promise<unknown> = Promise.resolve()
   const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run, run)
+    // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
     queue = next.catch(() => undefined)
     return next
   }

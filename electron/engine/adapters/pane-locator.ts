@@ -28,6 +28,7 @@ export function createPaneLocator(socketDir = tmuxSocketDir()): PaneLocator {
     async locate(pids) {
       const unknown = pids.filter((pid) => !known.has(pid))
       if (unknown.length > 0) {
+        // No socket folder: no tmux server runs, so no session has a pane (tmux is optional).
         const sockets = await readdir(socketDir).catch(() => [] as string[])
         const servers = await Promise.all(
           sockets.map(async (name) => {

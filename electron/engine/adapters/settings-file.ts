@@ -49,6 +49,7 @@ function parseJson(raw: string): unknown {
  * nothing (writing would replace the user's link with a file).
  */
 export async function readSettings(path: string): Promise<SettingsFile> {
+  // Probes for a dangling link: a failure only means "no such link"; real trouble surfaces in the read.
   const link = await lstat(path).catch(() => null)
   if (link?.isSymbolicLink() && !(await stat(path).catch(() => null))) {
     const target = resolve(dirname(path), await readlink(path))
@@ -102,6 +103,7 @@ async function writeBackup(settingsPath: string, now: Date): Promise<string> {
 /** Navi's backups of this settings file, newest first. */
 async function listBackups(settingsPath: string): Promise<string[]> {
   const prefix = `${basename(settingsPath)}${BACKUP_MARK}`
+  // A folder that cannot be listed offers no backups; the edit then works on the text itself.
   const names = await readdir(dirname(settingsPath)).catch(() => [] as string[])
   return names
     .filter((name) => name.startsWith(prefix))
@@ -133,6 +135,7 @@ export async function commitSettings(
   content: string,
   now: Date,
 ) {
+  // Unreadable now reads as missing: the check below or the write then refuses with its own reason.
   const current = await readRegularText(path, { maxBytes: SETTINGS_MAX_BYTES }).catch(() => null)
   if ((current ?? '') !== before.raw || (current !== null) !== before.exists) {
     throw new HooksSettingsError(

@@ -29,6 +29,7 @@ export async function listTmuxPanes(socket?: string): Promise<TmuxPane[]> {
     if (result.exitCode !== 0) return []
     return parseTmuxPanes(String(result.stdout))
   } catch {
+    // tmux is optional: without it no session has a pane, which is not a failure.
     return []
   }
 }

@@ -10,6 +10,7 @@ import {
 } from './link-policy.ts'
 
 import { RENDERER_CSP } from '../../../shared/csp.ts'
+import { errorText } from '../../../shared/log.ts'
 
 export interface HardenSessionOptions {
   /** The CSP header added to every response; null adds none (the Vite dev server's inline preamble). */
@@ -47,7 +48,11 @@ export interface HardenWebContentsOptions {
 export function hardenWebContents(contents: WebContents, options: HardenWebContentsOptions): void {
   const allowHosts = options.allowHosts ?? DEFAULT_ALLOWED_LINK_HOSTS
   const openExternal =
-    options.openExternal ?? ((url: string) => void shell.openExternal(url).catch(() => undefined))
+    options.openExternal ??
+    ((url: string) =>
+      void shell
+        .openExternal(url)
+        .catch((error: unknown) => console.error(`navi: opening a link failed: ${errorText(error)}`)))
   const openIfAllowed = (url: string) => {
     if (isAllowedExternalLink(url, allowHosts)) openExternal(url)
   }

@@ -18,6 +18,7 @@ function parse(url: string): URL | null {
   try {
     return new URL(url)
   } catch {
+    // Not a URL: the link stays closed, which is the answer.
     return null
   }
 }

@@ -57,6 +57,7 @@ function tryParse(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch {
+    // Prose that only looks like JSON: not a candidate, the scan goes on.
     return undefined
   }
 }

@@ -229,6 +229,7 @@ function parseJsonValue(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch {
+    // A line that is not JSON (CLI chatter) carries no envelope; a missing envelope is reported.
     return undefined
   }
 }
