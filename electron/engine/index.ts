@@ -1,11 +1,10 @@
 /**
  * The engine: discovers sessions and projects, snapshots them, diffs snapshots into events and logs them.
- * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`.
+ * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`, when
+ * to run a cycle included (`core/cycle-schedule.ts`).
  */
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
-import { MIN_POLL_INTERVAL_MS } from '../../shared/schemas/config.ts'
-import { loadConfig } from './adapters/config-file.ts'
 import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
 import { createEventLog } from './adapters/event-log.ts'
 import { createSnapshotStore } from './adapters/snapshot-store.ts'
@@ -14,14 +13,23 @@ import { naviFiles, type EnginePaths } from './core/paths.ts'
 import {
   emptyDiagnostics,
   messageOf,
-  runCycle,
   type CycleDiagnostics,
   type SessionWithProject,
 } from './cycle.ts'
+import { createCycleRunner } from './cycle-runner.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker } from './repo-tracker.ts'
 import { isOwnWrite, noteChange, watchedDirs } from './watched-dirs.ts'
-import { createSessionSources, fullScan, type SessionSources, type SourceHints } from './sources.ts'
+import { createSessionSources, type SessionSources } from './sources.ts'
+import { noHints, type SourceHints } from './core/source-hints.ts'
+import {
+  decide,
+  initialSchedule,
+  type Decision,
+  type Schedule,
+  type ScheduleInput,
+  type ScheduleOptions,
+} from './core/cycle-schedule.ts'
 
 export interface EngineOptions {
   paths: EnginePaths
@@ -73,9 +81,13 @@ export interface Engine {
 /** Longest wait between two retries of a cycle whose results are not durable yet (a full disk). */
 const MAX_RETRY_MS = 10_000
 
-/** How often, at most, the transcript indexes are written between cycles (and always on stop). */
-const INDEX_FLUSH_INTERVAL_MS = 30_000
+/** Scheduling runs on a monotonic clock: a test may freeze the clock events are stamped with. */
+const monotonic = (): number => performance.now()
 
+/**
+ * The thin loop around `core/cycle-schedule.ts`: it feeds the reducer what happens (changes, timer wakes,
+ * cycle ends, refreshes), keeps one timer at the reducer's `wakeAt`, and does the I/O a decision asks for.
+ */
 export function createEngine(opts: EngineOptions): Engine {
   const clock = opts.clock ?? Date.now
   const files = naviFiles(opts.paths)
@@ -84,7 +96,16 @@ export function createEngine(opts: EngineOptions): Engine {
   const sources = opts.sources ?? createSessionSources(opts.paths)
   const listeners = new Set<EngineListener>()
   const watching = opts.watch ?? true
-  const repos = createRepoTracker({ watch: watching, onChange: () => schedule() })
+  const repos = createRepoTracker({ watch: watching, onChange: () => changed() })
+  const scheduleOptions: ScheduleOptions = {
+    debounceMs: opts.debounceMs ?? 100,
+    minCycleIntervalMs: opts.minCycleIntervalMs ?? 400,
+    retryMs: opts.retryMs ?? 1000,
+    maxRetryMs: MAX_RETRY_MS,
+    livenessIntervalMs: opts.livenessIntervalMs ?? 2000,
+  }
+  const onError =
+    opts.onError ?? ((message: string) => void process.stderr.write(`navi engine: ${message}\n`))
 
   let state: EngineState = {
     projects: [],
@@ -93,62 +114,27 @@ export function createEngine(opts: EngineOptions): Engine {
   }
   let diagnostics: CycleDiagnostics = emptyDiagnostics()
   let sessions: SessionWithProject[] = []
-  let running: Promise<EngineState> | null = null
-  let rerun = false
-  let forceNext = false
+  let schedule: Schedule = initialSchedule(scheduleOptions, 30_000)
+  let timer: NodeJS.Timeout | null = null
+  let running: Promise<void> | null = null
+  /** refresh()/start() callers, answered by the end of the next cycle that starts after they asked. */
+  let waiting: Array<(state: EngineState) => void> = []
   let stopped = false
-  let debounce: NodeJS.Timeout | null = null
-  let pollTimer: NodeJS.Timeout | null = null
-  let livenessTimer: NodeJS.Timeout | null = null
   let watchers: DirWatchers | null = null
+  let knownPids = new Set<number>()
+  const watchFailures = new Set<string>()
   let pollIntervalMs = 30_000
-  let prevSnapshots: Awaited<ReturnType<typeof store.loadAll>> | null = null
-  let lastIndexFlush: number | null = null
-  let pendingHints: SourceHints = fullScan()
-  let unsaved = new Set<string>()
-  let baselineAt: string | null = null
-  let retryTimer: NodeJS.Timeout | null = null
-  let retryDelayMs = opts.retryMs ?? 1000
-  const onError =
-    opts.onError ?? ((message: string) => void process.stderr.write(`navi engine: ${message}\n`))
-  const noHints = (): SourceHints => ({ ...fullScan(), full: false })
+  const cycles = createCycleRunner({ paths: opts.paths, clock, sources, repos, store, log })
 
-  const cycle = async (force: boolean): Promise<EngineState> => {
-    const hints = pendingHints
-    pendingHints = noHints()
-    prevSnapshots ??= await store.loadAll()
-    const config = await loadConfig(opts.paths)
-    // config.yaml and settings.json already refuse less; a floor here covers any other way in.
-    pollIntervalMs = Math.max(MIN_POLL_INTERVAL_MS, config.config.pollIntervalMs)
-    const result = await runCycle({
-      now: clock(),
-      naviHome: opts.paths.naviHome,
-      config,
-      sources,
-      repos,
-      store,
-      log,
-      prev: prevSnapshots,
-      force,
-      hints,
-      unsaved,
-      baselineAt,
-    })
-    prevSnapshots = result.snapshots
-    unsaved = result.unsaved
-    baselineAt = result.baselineAt
-    diagnostics = result.diagnostics
-    state = result.state
-    sessions = result.sessions
-    if (result.pending) scheduleRetry()
-    else retryDelayMs = opts.retryMs ?? 1000
-    notify(result.events)
-    // The transcript indexes can be large: written after the first cycle, then at most this often.
-    if (lastIndexFlush === null || clock() - lastIndexFlush >= INDEX_FLUSH_INTERVAL_MS) {
-      lastIndexFlush = clock()
-      await sources.flush()
-    }
-    return state
+  /** One cycle; true when what it derived is not durable yet. */
+  const cycle = async (force: boolean, hints: SourceHints): Promise<boolean> => {
+    const ran = await cycles.run(force, hints)
+    pollIntervalMs = ran.pollIntervalMs
+    diagnostics = ran.result.diagnostics
+    state = ran.result.state
+    sessions = ran.result.sessions
+    notify(ran.result.events)
+    return ran.result.pending
   }
 
   /** Every listener hears every batch, whatever another one throws. */
@@ -165,9 +151,9 @@ export function createEngine(opts: EngineOptions): Engine {
 
   /**
    * A cycle that threw (a bug, or a failure no source caught) keeps the last good state, says so in its
-   * errors and runs again soon: one bad input must never leave the engine silent.
+   * errors and runs again soon (the reducer's retry): one bad input must never leave the engine silent.
    */
-  const cycleFailed = (error: unknown): EngineState => {
+  const cycleFailed = (error: unknown): void => {
     const message = `cycle failed: ${messageOf(error)}`
     onError(message)
     state = {
@@ -176,107 +162,109 @@ export function createEngine(opts: EngineOptions): Engine {
       errors: [...state.errors.filter((e) => !e.startsWith('cycle failed: ')), message],
     }
     notify([])
-    scheduleRetry()
-    return state
   }
 
-  /** Runs a full cycle again after a growing delay, while what was derived is not durable. */
-  const scheduleRetry = (): void => {
-    if (stopped || retryTimer) return
-    const delay = retryDelayMs
-    retryDelayMs = Math.min(retryDelayMs * 2, MAX_RETRY_MS, pollIntervalMs)
-    retryTimer = setTimeout(() => {
-      retryTimer = null
-      pendingHints.full = true
-      run(false).catch(cycleFailed)
-    }, delay)
-    retryTimer.unref?.()
+  const step = (input: ScheduleInput): void => {
+    const decision = decide(schedule, input, scheduleOptions)
+    schedule = decision.schedule
+    if (decision.checkLiveness) checkLiveness()
+    if (decision.start) startCycle(decision.start)
+    arm(decision.wakeAt)
   }
 
-  const run = (force: boolean): Promise<EngineState> => {
-    forceNext ||= force
-    if (running) {
-      rerun = true
-      return running
-    }
-    const go = async (): Promise<EngineState> => {
-      let last: EngineState
-      do {
-        rerun = false
-        const f = forceNext
-        forceNext = false
-        try {
-          last = await cycle(f)
-        } catch (error) {
-          last = cycleFailed(error)
-        }
-      } while (rerun && !stopped)
-      return last
-    }
-    running = go().finally(() => {
+  const arm = (at: number | null): void => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (at === null) return
+    timer = setTimeout(
+      () => {
+        timer = null
+        step({ type: 'wake', now: monotonic() })
+      },
+      Math.max(0, at - monotonic()),
+    )
+    // Before start only a one-shot read's retry can be due: it must not keep a CLI process alive.
+    if (!schedule.started) timer.unref()
+  }
+
+  const startCycle = (start: NonNullable<Decision['start']>): void => {
+    if (start.poll) watchers?.ensure()
+    const answered = waiting
+    waiting = []
+    running = (async () => {
+      let pending = false
+      let failed = false
+      try {
+        pending = await cycle(start.force, start.hints)
+      } catch (error) {
+        failed = true
+        cycleFailed(error)
+      }
       running = null
+      for (const answer of answered) answer(state)
+      step({ type: 'cycle-ended', now: monotonic(), pending, failed, pollIntervalMs })
+    })()
+  }
+
+  const changed = (hints?: SourceHints): void => {
+    if (!stopped) step({ type: 'changed', now: monotonic(), ...(hints ? { hints } : {}) })
+  }
+
+  /** A watched pid that died changes no file: its end is a change all the same. */
+  const checkLiveness = (): void => {
+    const alive = new Set(sources.watchedPids().filter((pid) => isPidAlive(pid)))
+    const died = [...knownPids].some((pid) => !alive.has(pid))
+    knownPids = alive
+    // Told after this decision is applied: the reducer is never re-entered.
+    if (died) queueMicrotask(() => changed())
+  }
+
+  /** A cycle that starts after now, and the state it ends with. */
+  const nextCycle = (input: ScheduleInput): Promise<EngineState> => {
+    if (stopped) return Promise.resolve(state)
+    return new Promise((resolve) => {
+      waiting.push(resolve)
+      step(input)
     })
-    return running
-  }
-
-  let lastCycleStart = Number.NEGATIVE_INFINITY
-  const schedule = (): void => {
-    if (stopped || debounce) return
-    const sinceLast = performance.now() - lastCycleStart
-    const wait = Math.max(opts.debounceMs ?? 100, (opts.minCycleIntervalMs ?? 400) - sinceLast)
-    debounce = setTimeout(() => {
-      debounce = null
-      lastCycleStart = performance.now()
-      run(false).catch(cycleFailed)
-    }, wait)
-  }
-
-  const armPoll = (): void => {
-    if (stopped) return
-    pollTimer = setTimeout(() => {
-      watchers?.ensure()
-      pendingHints.full = true
-      run(false).catch(cycleFailed).finally(armPoll)
-    }, pollIntervalMs)
   }
 
   return {
     async start() {
       stopped = false
-      const first = await run(true)
-      if (watching) {
-        watchers = createDirWatchers(watchedDirs(opts.paths), (dir, file) => {
-          if (isOwnWrite(opts.paths, dir, file)) return
-          if (noteChange(pendingHints, opts.paths, dir, file)) watchers?.ensure()
-          schedule()
-        })
+      const first = await nextCycle({ type: 'start', now: monotonic(), watching })
+      if (watching && !stopped) {
+        watchers = createDirWatchers(
+          watchedDirs(opts.paths),
+          (dir, file) => {
+            if (isOwnWrite(opts.paths, dir, file)) return
+            const hints = noHints()
+            if (noteChange(hints, opts.paths, dir, file)) watchers?.ensure()
+            changed(hints)
+          },
+          // ensure() runs on every poll: a folder that cannot be watched is told once, not every poll.
+          (message) => {
+            if (watchFailures.has(message)) return
+            watchFailures.add(message)
+            onError(message)
+          },
+        )
         watchers.ensure()
-        let known = new Set(sources.watchedPids())
-        livenessTimer = setInterval(() => {
-          const alive = new Set(sources.watchedPids().filter((pid) => isPidAlive(pid)))
-          if ([...known].some((pid) => !alive.has(pid))) schedule()
-          known = alive
-        }, opts.livenessIntervalMs ?? 2000)
-        livenessTimer.unref()
+        knownPids = new Set(sources.watchedPids())
       }
-      armPoll()
       return first
     },
     async stop() {
       stopped = true
-      if (debounce) clearTimeout(debounce)
-      if (pollTimer) clearTimeout(pollTimer)
-      if (livenessTimer) clearInterval(livenessTimer)
-      if (retryTimer) clearTimeout(retryTimer)
+      step({ type: 'stop' })
       watchers?.close()
       repos.close()
-      await running?.catch(() => undefined)
+      await running
+      for (const answer of waiting.splice(0)) answer(state)
       await sources.flush()
       await log.close()
     },
     refresh(o) {
-      pendingHints.full = true
-      return run(o?.force ?? true)
+      return nextCycle({ type: 'refresh', now: monotonic(), force: o?.force ?? true })
     },
     getState: () => state,
     getSessions: () => sessions,

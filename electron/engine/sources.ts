@@ -39,19 +39,9 @@ const NOTED_FILES = 5
  * poll, explicit refresh, or a watcher event that named no file); otherwise only the transcripts, rollouts
  * and task lists named here are re-read, so one agent writing costs one file, not a scan of all of them.
  */
-export interface SourceHints {
-  full: boolean
-  transcripts: Set<string>
-  rollouts: Set<string>
-  taskLists: Set<string>
-}
+import { fullScan, type SourceHints } from './core/source-hints.ts'
 
-export const fullScan = (): SourceHints => ({
-  full: true,
-  transcripts: new Set(),
-  rollouts: new Set(),
-  taskLists: new Set(),
-})
+export { fullScan, type SourceHints }
 
 export interface SessionSources {
   collect(now: number, hints?: SourceHints): Promise<{ sessions: Session[]; counts: SourceCounts }>

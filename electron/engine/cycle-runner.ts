@@ -1,0 +1,70 @@
+/**
+ * What one cycle carries over to the next: the previous snapshots, the ones not saved yet, the first run's
+ * time, when the transcript indexes were last written. `runCycle` (cycle.ts) is one cycle; this runs them
+ * in turn for the engine's loop (index.ts), which decides when.
+ */
+import { MIN_POLL_INTERVAL_MS } from '../../shared/schemas/config.ts'
+import type { EnginePaths } from './core/paths.ts'
+import type { SourceHints } from './core/source-hints.ts'
+import { loadConfig } from './adapters/config-file.ts'
+import type { EventLog } from './adapters/event-log.ts'
+import type { SnapshotStore } from './adapters/snapshot-store.ts'
+import { runCycle, type CycleResult } from './cycle.ts'
+import type { RepoTracker } from './repo-tracker.ts'
+import type { SessionSources } from './sources.ts'
+
+/** How often, at most, the transcript indexes are written between cycles (and always on stop). */
+const INDEX_FLUSH_INTERVAL_MS = 30_000
+
+export interface CycleRunner {
+  /** One cycle, and the poll interval the configuration now asks for. */
+  run(force: boolean, hints: SourceHints): Promise<{ result: CycleResult; pollIntervalMs: number }>
+}
+
+export function createCycleRunner(deps: {
+  paths: EnginePaths
+  clock: () => number
+  sources: SessionSources
+  repos: RepoTracker
+  store: SnapshotStore
+  log: EventLog
+}): CycleRunner {
+  const { paths, clock, sources } = deps
+  let prev: CycleResult['snapshots'] | null = null
+  let unsaved = new Set<string>()
+  let baselineAt: string | null = null
+  let lastIndexFlush: number | null = null
+  return {
+    async run(force, hints) {
+      prev ??= await deps.store.loadAll()
+      const config = await loadConfig(paths)
+      const result = await runCycle({
+        now: clock(),
+        naviHome: paths.naviHome,
+        config,
+        sources,
+        repos: deps.repos,
+        store: deps.store,
+        log: deps.log,
+        prev,
+        force,
+        hints,
+        unsaved,
+        baselineAt,
+      })
+      prev = result.snapshots
+      unsaved = result.unsaved
+      baselineAt = result.baselineAt
+      // The transcript indexes can be large: written after the first cycle, then at most this often.
+      if (lastIndexFlush === null || clock() - lastIndexFlush >= INDEX_FLUSH_INTERVAL_MS) {
+        lastIndexFlush = clock()
+        await sources.flush()
+      }
+      // config.yaml and settings.json already refuse less; a floor here covers any other way in.
+      return {
+        result,
+        pollIntervalMs: Math.max(MIN_POLL_INTERVAL_MS, config.config.pollIntervalMs),
+      }
+    },
+  }
+}
