@@ -8,7 +8,7 @@
  *
  * `node bin/run-ts.mjs bench/bad-inputs.ts [--jobs N]` — writes bench/results/bad-inputs.json.
  */
-import { mapLimit } from '../electron/engine/core/concurrency.ts'
+import pLimit from 'p-limit'
 import { buildRunner, runCase, type CaseResult } from '../tests/support/bad-inputs/harness.ts'
 import { createHealthyBase } from '../tests/support/bad-inputs/healthy.ts'
 import { BAD_INPUTS, type BadInput } from '../tests/support/bad-inputs/table.ts'
@@ -31,7 +31,7 @@ export async function benchBadInputs(jobs: number) {
   try {
     const reference = await runCase(REFERENCE, healthy, runner.file)
     const started = performance.now()
-    const results = await mapLimit(BAD_INPUTS, jobs, (row) => runCase(row, healthy, runner.file))
+    const results = await pLimit(jobs).map(BAD_INPUTS, (row) => runCase(row, healthy, runner.file))
     const wallS = (performance.now() - started) / 1000
     const rss = (r: CaseResult) => r.report?.maxRssMb ?? 0
     const count = (kind: ReturnType<typeof kindOf>) =>

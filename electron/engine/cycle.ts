@@ -14,7 +14,7 @@ import { createIgnoreMatcher } from './core/config.ts'
 import { diffSnapshots, NO_NEW_COMMITS, type NewCommits } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
-import { mapLimit } from './core/concurrency.ts'
+import pLimit from 'p-limit'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
 import { errorText as messageOf } from '../../shared/log.ts'
@@ -96,7 +96,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   )
   const since = lastCycle || (baselineAt ? Date.parse(baselineAt) : now)
 
-  const built = await mapLimit(groups, 4, (group) =>
+  const built = await pLimit(4).map(groups, (group) =>
     snapshotGroup(group, names.get(group.projectDir) ?? group.projectDir, input),
   )
   const found = built.filter((b): b is SnapshotRead => b.snapshot !== null)

@@ -17,6 +17,7 @@ import {
   type SessionWithProject,
 } from './cycle.ts'
 import { createCycleRunner } from './cycle-runner.ts'
+import { defaultConfig } from './core/config.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker } from './repo-tracker.ts'
 import { isOwnWrite, noteChange, watchedDirs } from './watched-dirs.ts'
@@ -114,7 +115,8 @@ export function createEngine(opts: EngineOptions): Engine {
   }
   let diagnostics: CycleDiagnostics = emptyDiagnostics()
   let sessions: SessionWithProject[] = []
-  let schedule: Schedule = initialSchedule(scheduleOptions, 30_000)
+  let pollIntervalMs = defaultConfig().pollIntervalMs
+  let schedule: Schedule = initialSchedule(scheduleOptions, pollIntervalMs)
   let timer: NodeJS.Timeout | null = null
   let running: Promise<void> | null = null
   /** refresh()/start() callers, answered by the end of the next cycle that starts after they asked. */
@@ -123,7 +125,6 @@ export function createEngine(opts: EngineOptions): Engine {
   let watchers: DirWatchers | null = null
   let knownPids = new Set<number>()
   const watchFailures = new Set<string>()
-  let pollIntervalMs = 30_000
   const cycles = createCycleRunner({ paths: opts.paths, clock, sources, repos, store, log })
 
   /** One cycle; true when what it derived is not durable yet. */

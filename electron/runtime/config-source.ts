@@ -3,6 +3,7 @@
  * `settings.json` applied (adapters/config-file.ts). It re-reads when the settings store says Settings
  * changed and, with `watch`, when `config.yaml` is edited, and tells its listeners when the result differs.
  */
+import pLimit from 'p-limit'
 import { isDeepStrictEqual } from 'node:util'
 import type { NaviConfig } from '../../shared/schemas/config.ts'
 import { createDirWatchers, type DirWatchers } from '../engine/adapters/dir-watcher.ts'
@@ -39,10 +40,10 @@ export async function createConfigSource(opts: ConfigSourceOptions): Promise<Con
   let watchers: DirWatchers | null = null
   let disposed = false
   // One read at a time, each after the one before, so an older read never lands last.
-  let queue: Promise<unknown> = Promise.resolve()
+  const queue = pLimit(1)
 
-  const reload = (): Promise<LoadedConfig> => {
-    const next = queue.then(async () => {
+  const reload = (): Promise<LoadedConfig> =>
+    queue(async () => {
       const loaded = await loadConfig(opts.paths)
       const changed = !isDeepStrictEqual(loaded.config, current.config)
       current = loaded
@@ -57,10 +58,6 @@ export async function createConfigSource(opts: ConfigSourceOptions): Promise<Con
       }
       return loaded
     })
-    // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
-    queue = next.catch(() => undefined)
-    return next
-  }
   const reloadSoon = () => {
     if (settle) clearTimeout(settle)
     settle = setTimeout(() => {

@@ -5,6 +5,7 @@
  * with a stale copy. With `watch`, a change made by anyone else (the CLI, another Navi, a text editor) is
  * read back and told to the listeners.
  */
+import pLimit from 'p-limit'
 import { mkdir } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
@@ -64,7 +65,8 @@ export async function createSettingsFileStore(
   let current = first.settings
   let problems = first.errors.map((e) => e.message)
   const listeners = new Set<(settings: Settings) => void>()
-  let queue: Promise<unknown> = Promise.resolve()
+  /** Writes one at a time, in call order; reads wait behind them. */
+  const queue = pLimit(1)
   let disposed = false
   let settle: NodeJS.Timeout | null = null
   let watchers: DirWatchers | null = null
@@ -96,7 +98,7 @@ export async function createSettingsFileStore(
 
   const refresh = async (): Promise<Settings> => {
     // Behind the queued writes, so a read never overtakes this process's own write.
-    await queue
+    await queue(async () => {})
     const read = await readSettingsFile(paths)
     problems = read.errors.map((e) => e.message)
     // A file caught half-saved by an editor, or broken by hand, is not a wish to reset every setting.
@@ -133,10 +135,7 @@ export async function createSettingsFileStore(
       if (!checked.success) {
         return Promise.reject(new Error(`invalid setting: ${describeIssues(checked.error)}`))
       }
-      const result = queue.then(() => write(checked.data))
-      // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
-      queue = result.catch(() => undefined)
-      return result
+      return queue(() => write(checked.data))
     },
     onChange(listener) {
       listeners.add(listener)

@@ -6,7 +6,7 @@ import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { ClaudeTaskListRecord } from '../core/records.ts'
 import { parseJsonAs } from '../core/parse-json.ts'
 import { asCappedString } from '../core/json-narrow.ts'
-import { mapLimit } from '../core/concurrency.ts'
+import pLimit from 'p-limit'
 import { openRegularFile, SMALL_FILE_MAX_BYTES, isMissingFileError } from './safe-read.ts'
 
 /** Task files read at once: a list can hold thousands. */
@@ -58,7 +58,7 @@ async function readTaskList(
   const files = names
     .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
     .map((n) => join(listDir, n))
-  const read = await mapLimit(files, READ_CONCURRENCY, async (file) => {
+  const read = await pLimit(READ_CONCURRENCY).map(files, async (file) => {
     try {
       const handle = await openRegularFile(file, SMALL_FILE_MAX_BYTES)
       try {

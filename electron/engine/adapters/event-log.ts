@@ -8,6 +8,7 @@
  * file atomically under the same lock, so an append waiting for the lock lands in the new file and
  * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped.
  */
+import pLimit from 'p-limit'
 import type { Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
@@ -101,17 +102,13 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   const unsettled = new Set<string>()
   let lastPruneAt = -Infinity
   let closed = false
-  let queue: Promise<unknown> = Promise.resolve()
-
   /** One operation at a time within this instance; the file lock orders us against other instances. */
+  const queue = pLimit(1)
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
     if (closed) return Promise.reject(new Error(`event log ${file} is closed`))
-    const run = queue.then(task, task).catch((error: unknown) => {
+    return queue(task).catch((error: unknown) => {
       throw namingFile(file, error)
     })
-    // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
-    queue = run.catch(() => undefined)
-    return run
   }
 
   const withLock = <T>(task: () => Promise<T>): Promise<T> => withFileLock(file, stale, task)
@@ -265,7 +262,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     },
     close: async () => {
       closed = true
-      await queue
+      // Behind everything queued before.
+      await queue(async () => {})
     },
   }
 }

@@ -6,7 +6,7 @@
  */
 import { tmpdir } from 'node:os'
 import { simpleGit, type SimpleGit } from 'simple-git'
-import { createLimiter } from '../core/concurrency.ts'
+import pLimit from 'p-limit'
 import type { RepoLocation } from './git-repo-root.ts'
 import {
   filterOverrideArgs,
@@ -40,7 +40,7 @@ export interface GitRunner {
 }
 
 export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
-  const limit = createLimiter(options.maxConcurrentProcesses ?? 2)
+  const limit = pLimit(options.maxConcurrentProcesses ?? 2)
   const euid = process.geteuid?.() ?? null
   const counter = options.spawnCounter
   const instances = new Map<string, SimpleGit>()

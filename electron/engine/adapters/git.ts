@@ -142,7 +142,10 @@ export function createGitReader(options: GitReaderOptions = {}): GitReader {
     repoRoot: string,
     prevBranchHeads: Record<string, string> | null,
   ): Promise<GitRead> {
-    const failed = (error: string): GitRead => ({ state: errorState(error), newCommits: NO_NEW_COMMITS })
+    const failed = (error: string): GitRead => ({
+      state: errorState(error),
+      newCommits: NO_NEW_COMMITS,
+    })
     if (!existsSync(join(repoRoot, '.git'))) return failed(`not a git repository: ${repoRoot}`)
     const location = findRepoRoot(repoRoot)
     if (location === null) {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
-import { mapLimit } from '../core/concurrency.ts'
+import pLimit from 'p-limit'
 import { isMissingFileError } from './safe-read.ts'
 
 /** How one kind of JSONL file is folded into a summary. */
@@ -93,13 +93,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   let dirty = false
   let flushErrors: string[] = []
   /** update() and flush() run one at a time, so a flush never sees a half-done update. */
-  let queue: Promise<unknown> = Promise.resolve()
-  const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue.then(run, run)
-    // The caller gets the failure; the queue only keeps order, so a failure must not stop it.
-    queue = next.catch(() => undefined)
-    return next
-  }
+  const exclusive = pLimit(1)
 
   /** The entry a previous process left for `path`, if its summary still decodes. */
   const resume = (path: string): Entry<S> | undefined => {
@@ -197,7 +191,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         const update = newUpdate()
         const known = new Set(order)
         for (const path of paths) if (!known.has(path)) order.push(path)
-        await mapLimit([...new Set(paths)], READ_CONCURRENCY, (path) => refresh(path, update))
+        await pLimit(READ_CONCURRENCY).map([...new Set(paths)], (path) => refresh(path, update))
         return update
       }),
     update: (paths) =>
@@ -214,7 +208,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           if (!listed.has(path)) dirty = entries.delete(path) || dirty
         }
         order = [...listed]
-        await mapLimit(order, READ_CONCURRENCY, (path) => refresh(path, update))
+        await pLimit(READ_CONCURRENCY).map(order, (path) => refresh(path, update))
         // Files of the index that are gone are dropped from it at the next flush.
         if (indexed !== null && indexed.size > 0) dirty = true
         indexed = null

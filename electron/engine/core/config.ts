@@ -29,21 +29,13 @@ export interface ParsedConfig {
   errors: ConfigError[]
 }
 
-/** @default projects: [], ignore: [], poll_interval: 30s */
+/** The configuration of an empty file: every default is the schema's (shared/schemas/config.ts), nowhere else. */
 export function defaultConfig(): NaviConfig {
-  return {
-    projects: [],
-    ignore: [],
-    pollIntervalMs: 30_000,
-    pm: {
-      model: 'sonnet',
-      batchWindowMs: 120_000,
-      minIntervalMs: 300_000,
-      timeoutMs: 300_000,
-      resume: false,
-      claudePath: null,
-    },
+  const invalid = (path: PathKey[], message: string) => {
+    throw new Error(`config schema default ${path.join('.')}: ${message}`)
   }
+  // No path in the defaults, so no home to expand them against.
+  return normalize(rawConfigSchema.parse({}), '/', invalid, invalid)
 }
 
 /**
@@ -110,18 +102,19 @@ function normalize(
     const tasks = p.tasks === undefined ? undefined : resolve(path, expandHome(p.tasks, home))
     return { path, ...(p.name !== undefined && { name: p.name }), ...(tasks && { tasks }) }
   })
-  const duration = (path: PathKey[], value: string | number, fallback: number): number => {
+  // The schema already refused what is not a duration; a value parseDuration still cannot read is reported
+  // (and the whole file then falls back to the defaults), so the 0 below is never used.
+  const duration = (path: PathKey[], value: string | number): number => {
     const ms = parseDuration(value)
     if (ms === null) report(path, `${path.join('.')}: ${DURATION_HINT}`)
-    return ms ?? fallback
+    return ms ?? 0
   }
-  const defaults = defaultConfig()
   return {
     projects,
     ignore: raw.ignore.map((glob) => expandHome(glob, home)),
     pollIntervalMs: atLeast(
       MIN_POLL_INTERVAL_MS,
-      duration(['poll_interval'], raw.poll_interval, defaults.pollIntervalMs),
+      duration(['poll_interval'], raw.poll_interval),
       () =>
         warn(
           ['poll_interval'],
@@ -130,17 +123,9 @@ function normalize(
     ),
     pm: {
       model: raw.pm.model,
-      batchWindowMs: duration(
-        ['pm', 'batch_window'],
-        raw.pm.batch_window,
-        defaults.pm.batchWindowMs,
-      ),
-      minIntervalMs: duration(
-        ['pm', 'min_interval'],
-        raw.pm.min_interval,
-        defaults.pm.minIntervalMs,
-      ),
-      timeoutMs: duration(['pm', 'timeout'], raw.pm.timeout, defaults.pm.timeoutMs),
+      batchWindowMs: duration(['pm', 'batch_window'], raw.pm.batch_window),
+      minIntervalMs: duration(['pm', 'min_interval'], raw.pm.min_interval),
+      timeoutMs: duration(['pm', 'timeout'], raw.pm.timeout),
       resume: raw.pm.resume,
       claudePath: raw.pm.claude_path ? expandHome(raw.pm.claude_path, home) : null,
     },

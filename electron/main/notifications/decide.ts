@@ -76,7 +76,6 @@ export interface NotifierDecision {
 
 export const initialNotifierState = (): NotifierState => ({ commitGroups: {}, seenAttention: [] })
 
-export const DEFAULT_COMMIT_GROUP_WINDOW_MS = 30_000
 const TITLE_MAX = 80
 const BODY_MAX = 240
 const SUBJECT_MAX = 72
@@ -114,7 +113,8 @@ export function withSeenAttention(
 /** The grouping window in ms: 0 (or '0s') means every engine batch is notified at once. */
 export function commitGroupWindowMs(value: Settings['commit_group_window']): number {
   if (value === 0 || (typeof value === 'string' && ZERO_DURATION.test(value.trim()))) return 0
-  return parseDuration(value) ?? DEFAULT_COMMIT_GROUP_WINDOW_MS
+  // The schema refused anything else; were it ever unreadable, notifying at once hides nothing.
+  return parseDuration(value) ?? 0
 }
 
 /**
