@@ -3,7 +3,7 @@ import {
   eventId,
   filterEvents,
   parseEventLine,
-  pruneEvents,
+  pruneEventLines,
   serializeEvent,
   splitLogLines,
 } from '../../electron/engine/core/event-line.ts'
@@ -96,19 +96,39 @@ describe('eventId', () => {
   })
 })
 
-describe('pruneEvents', () => {
+describe('pruneEventLines', () => {
   const now = Date.parse('2025-06-02T12:00:00Z')
   const day = 24 * 3600_000
+  const line = (id: string, timestamp: string) => JSON.stringify(event(id, timestamp))
 
-  it('keeps events not older than the max age, in order', () => {
-    const events = [
-      event('old', '2025-06-01T11:59:59.999Z'),
-      event('edge', '2025-06-01T12:00:00.000Z'),
-      event('new', '2025-06-02T11:00:00Z'),
+  it('keeps lines of events not older than the max age, verbatim and in order', () => {
+    const lines = [
+      line('old', '2025-06-01T11:59:59.999Z'),
+      line('edge', '2025-06-01T12:00:00.000Z'),
+      line('new', '2025-06-02T11:00:00Z'),
     ]
-    expect(pruneEvents(events, now, day).map((e) => e.id)).toEqual(['edge', 'new'])
-    expect(pruneEvents(events, new Date(now)).map((e) => e.id)).toEqual(['edge', 'new'])
-    expect(pruneEvents(events, now, 3600_000).map((e) => e.id)).toEqual(['new'])
+    const ids = (kept: string[]) => kept.map((l) => (JSON.parse(l) as { id: string }).id)
+    expect(ids(pruneEventLines(lines, now, day).kept)).toEqual(['edge', 'new'])
+    expect(pruneEventLines(lines, new Date(now)).kept).toEqual(lines.slice(1))
+    expect(ids(pruneEventLines(lines, now, 3600_000).kept)).toEqual(['new'])
+    expect(pruneEventLines(lines, now, day).dropped).toBe(1)
+  })
+
+  it('drops a repeated id, sets aside what is not an event, and lists the kept ids with their times', () => {
+    const lines = [
+      line('a', '2025-06-02T10:00:00Z'),
+      '{"half": ',
+      line('a', '2025-06-02T10:00:00Z'),
+      line('b', '2025-06-02T11:00:00Z'),
+    ]
+    const pruned = pruneEventLines(lines, now, day)
+    expect(pruned.kept).toEqual([lines[0], lines[3]])
+    expect(pruned.corrupt).toEqual(['{"half": '])
+    expect(pruned.dropped).toBe(1)
+    expect([...pruned.keptIds]).toEqual([
+      ['a', Date.parse('2025-06-02T10:00:00Z')],
+      ['b', Date.parse('2025-06-02T11:00:00Z')],
+    ])
   })
 })
 

@@ -17,6 +17,7 @@ import {
   EVENT_MAX_AGE_MS,
   eventTime,
   parseEventLine,
+  pruneEventLines,
   serializeEvent,
   splitLogLines,
 } from '../core/event-line.ts'
@@ -194,25 +195,12 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     serial(() =>
       withLock(async () => {
         const at = nowMs(now)
-        const cutoff = at - maxAgeMs
         const { lines, partial } = splitLogLines(
           await readRegularText(file, { maxBytes: LOG_MAX_BYTES }),
         )
         // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
         if (partial.trim() !== '') lines.push(partial)
-        const kept: string[] = []
-        const keptIds = new Map<string, number>()
-        const corrupt: string[] = []
-        let dropped = 0
-        for (const line of lines) {
-          const event = parseEventLine(line)
-          if (!event) corrupt.push(line)
-          else if (eventTime(event) < cutoff || keptIds.has(event.id)) dropped++
-          else {
-            kept.push(line)
-            keptIds.set(event.id, eventTime(event))
-          }
-        }
+        const { kept, keptIds, corrupt, dropped } = pruneEventLines(lines, at, maxAgeMs)
         lastPruneAt = at
         const result = { kept: kept.length, dropped, corrupt: corrupt.length }
         if (dropped === 0 && corrupt.length === 0 && partial === '') return result

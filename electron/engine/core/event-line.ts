@@ -50,14 +50,38 @@ export function eventTime(event: Pick<EngineEvent, 'timestamp'>): number {
   return Date.parse(event.timestamp)
 }
 
-/** The events not older than `maxAgeMs` at `now`, in their order. */
-export function pruneEvents(
-  events: readonly EngineEvent[],
+export interface PrunedLines {
+  /** Lines of events not older than the max age, first of each id only, verbatim and in order. */
+  kept: string[]
+  /** The kept events' ids with their times (an append skips ids already here). */
+  keptIds: Map<string, number>
+  /** Lines that are not an event: moved aside by the caller, never dropped. */
+  corrupt: string[]
+  /** Events too old, or repeats of an id already kept. */
+  dropped: number
+}
+
+/**
+ * What a prune of the log keeps: lines stay byte for byte (a rewrite never re-serialises an event), an
+ * event older than `maxAgeMs` at `now` goes, and so does a second line with an id already kept.
+ */
+export function pruneEventLines(
+  lines: readonly string[],
   now: Date | number,
   maxAgeMs: number = EVENT_MAX_AGE_MS,
-): EngineEvent[] {
+): PrunedLines {
   const cutoff = toMs(now) - maxAgeMs
-  return events.filter((e) => eventTime(e) >= cutoff)
+  const result: PrunedLines = { kept: [], keptIds: new Map(), corrupt: [], dropped: 0 }
+  for (const line of lines) {
+    const event = parseEventLine(line)
+    if (!event) result.corrupt.push(line)
+    else if (eventTime(event) < cutoff || result.keptIds.has(event.id)) result.dropped++
+    else {
+      result.kept.push(line)
+      result.keptIds.set(event.id, eventTime(event))
+    }
+  }
+  return result
 }
 
 export interface EventFilter {
