@@ -1,5 +1,5 @@
 /**
- * PM runs during a burst (issue 3 §7): 100 commits over 10 minutes fed to the real scheduler
+ * PM runs during a burst: 100 commits over 10 minutes fed to the real scheduler
  * (`electron/pm/core/scheduler.ts`) on a simulated clock, each run taking `--run-seconds` of
  * simulated time; counts the runs that start within the hour after the first commit and what each carried.
  * The defaults (2 min batch window, 5 min minimum interval) are compared with no batching at all.

@@ -1,5 +1,5 @@
 /**
- * Size of the PM's inbox (issue 3 §7): estimated tokens of `buildInbox` for 10, 1,000 and 5,000 generated
+ * Size of the PM's inbox: estimated tokens of `buildInbox` for 10, 1,000 and 5,000 generated
  * events across 20 projects (two live sessions each, long prompts: the heavy case), target ≤ the budget
  * (4,000) at every size, with how many events are shown in full and how many are only counted.
  *
@@ -40,14 +40,14 @@ export function measureInbox(options: PmInboxOptions) {
       tokens: d.tokens,
       chars: serializeInbox(inbox).length,
       fullEvents: d.fullEvents,
-      summarisedEvents: d.summarisedEvents,
+      summarizedEvents: d.summarizedEvents,
       summaries: d.summaries,
       projectsListed: d.projects,
       projectsOmitted: d.projectsOmitted,
       sessionsListed: d.sessionsListed,
       buildMs: round(buildMs),
       withinBudget: d.tokens <= options.budget,
-      allCounted: d.fullEvents + d.summarisedEvents === count,
+      allCounted: d.fullEvents + d.summarizedEvents === count,
     }
   })
 }
@@ -72,7 +72,7 @@ if (isMain(import.meta.url)) {
       'tokens',
       'chars',
       'in full',
-      'summarised',
+      'summarized',
       'summaries',
       'projects',
       'sessions',
@@ -84,7 +84,7 @@ if (isMain(import.meta.url)) {
       r.tokens,
       r.chars,
       r.fullEvents,
-      r.summarisedEvents,
+      r.summarizedEvents,
       r.summaries,
       r.projectsListed,
       r.sessionsListed,

@@ -1,5 +1,5 @@
 /**
- * Memory file sizes after many PM runs (issue 3 §7): drives `navi brief --json` (the real CLI and the
+ * Memory file sizes after many PM runs: drives `navi brief --json` (the real CLI and the
  * real `claude`, against the scripted API) `--runs` times. The scripted model is a slightly
  * undisciplined PM: every run it Reads its memory, rewrites short-term.md with a new ~150-token
  * block on top of everything it had (without the safety valve it would pass its 2,000-token budget
@@ -182,7 +182,7 @@ export interface FileSummary {
 }
 
 /** Summary per file over all runs. */
-export function summarise(samples: readonly RunSample[]): Record<FileKey, FileSummary> {
+export function summarize(samples: readonly RunSample[]): Record<FileKey, FileSummary> {
   const entries = FILES.map((f): [FileKey, FileSummary] => {
     const after = samples.map((s) => s.files[f.key].tokens ?? 0)
     const written = samples.map((s) => s.files[f.key].writtenTokens ?? 0)
@@ -208,7 +208,7 @@ if (isMain(import.meta.url)) {
   const started = performance.now()
   const { samples, versions, versionsBytes } = await measureMemory(runs)
   const wallS = round((performance.now() - started) / 1000, 1)
-  const perFile = summarise(samples)
+  const perFile = summarize(samples)
   const cell = (s: FileSample) =>
     s.tokens === null ? '-' : `${s.tokens} (${s.bytes} B)${s.trimmed ? ' *' : ''}`
   const shown = samples.filter((s) => s.run === 1 || s.run % 10 === 0 || s.run === runs)

@@ -177,7 +177,7 @@ if (pmInbox) {
   rows.push([
     `PM inbox tokens, ${sizes.map((r) => show(r.events)).join('/')} events`,
     sizes.map((r) => show(r.tokens)).join(' / '),
-    `≤ ${show(at(pmInbox, 'budget'))}; in full ${sizes.map((r) => show(r.fullEvents)).join('/')}, rest summarised`,
+    `≤ ${show(at(pmInbox, 'budget'))}; in full ${sizes.map((r) => show(r.fullEvents)).join('/')}, rest summarized`,
   ])
 }
 if (pmBurst) {

@@ -20,7 +20,7 @@ import type {
   HookSessionState,
   LiveSessionRecord,
   TranscriptSummary,
-} from './core/records.ts'
+} from './core/source-records.ts'
 import { assembleClaudeSessions, assembleCodexSession } from './core/sessions.ts'
 import { duplicateTranscriptNotes, type SideTranscript } from './core/side-transcripts.ts'
 

@@ -29,7 +29,7 @@ import {
   readSessionId,
   writeCachedBriefing,
   writeSessionId,
-} from './run-files.ts'
+} from './run-state-files.ts'
 import { outputJsonSchema } from './templates.ts'
 import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
 
@@ -40,7 +40,7 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000]
 
 export interface RunPmOptions {
   paths: EnginePaths
-  /** JSON text, or a value to serialise. Sent on stdin, never in argv. */
+  /** JSON text, or a value to serialize. Sent on stdin, never in argv. */
   inbox: string | object
   trigger: PmTrigger
   /** @default 'sonnet' */
@@ -54,8 +54,8 @@ export interface RunPmOptions {
   /** @default DEFAULT_RETRY_DELAYS_MS (so at most 4 attempts) */
   retryDelaysMs?: readonly number[]
   /**
-   * Resume the session kept in `pm/session_id` (seed 000) instead of a fresh one per run (seed
-   * 001). A resume that fails deletes the id and the run starts afresh. @default false
+   * Resume the session kept in `pm/session_id` instead of a fresh one per run (docs/pm.md, "Model and
+   * sessions"). A resume that fails deletes the id and the run starts afresh. @default false
    */
   resume?: boolean
   /** Filtered into the CLI's minimal environment; claude is searched with it. @default process.env */

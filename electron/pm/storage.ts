@@ -1,5 +1,5 @@
 /**
- * The PM's files under `$NAVI_HOME/pm/` (seed 000, "Storage Layout"). Memory files are seeded from
+ * The PM's files under `$NAVI_HOME/pm/` (docs/pm.md, "Storage layout"). Memory files are seeded from
  * templates only when missing, so a user's edits are never overwritten; `system-prompt.md` and
  * `output-schema.json` are Navi's and rewritten on each start (and before each run, with notes).
  */

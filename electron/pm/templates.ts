@@ -1,7 +1,7 @@
 /**
  * The PM's fixed texts (pure): its system prompt, the seeds of its memory files, and the JSON
- * Schema handed to `claude --json-schema`. Adapted from seed 000 ("PM System Prompt", "Memory
- * System") to Navi: real absolute paths, explicit budgets, untrusted inbox data, least privilege.
+ * Schema handed to `claude --json-schema`. What they say and why: docs/pm.md
+ * ("Memory and its budgets"): real absolute paths, explicit budgets, untrusted inbox data, least privilege.
  */
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -14,7 +14,7 @@ import {
   type MemoryBudgets,
 } from './core/memory-budget.ts'
 
-/** Seed of `memory/short-term.md` (seed 000, "PM Session Initialization"). */
+/** Seed of `memory/short-term.md`: the first run reads it as its first look (docs/pm.md, "Storage layout"). */
 export const SHORT_TERM_TEMPLATE = '# Short-Term Memory\n\nNo prior context. First invocation.\n'
 
 /** Seed of `memory/long-term.md`. */
@@ -67,7 +67,7 @@ they left off.`,
   tasks" is useful.
 - Don't repeat yourself. Your short-term memory holds what you told the developer last time:
   check it before writing, and don't say the same thing again unless it still needs action.
-- Prioritise action items over status reports. "PBI-8 is done, needs a PR" beats "PBI-8 has 5/5
+- Prioritize action items over status reports. "PBI-8 is done, needs a PR" beats "PBI-8 has 5/5
   tasks complete."
 - Plain language. No corporate PM speak. No bullet points in the briefing: short sentences.`,
 
@@ -101,7 +101,7 @@ After processing, REWRITE it (Write the whole file) with, in this order:
 1. The current state of each active project (1–2 lines each).
 2. What you told the developer in this briefing (so you don't repeat it).
 3. Pending observations you haven't surfaced yet.
-Compress aggressively; drop old events; summarise rather than list. It never grows.
+Compress aggressively; drop old events; summarize rather than list. It never grows.
 
 ### Long-Term Memory (\`${longTerm}\`), budget ≈${size(budgets.longTerm)}
 Your institutional knowledge. Read it every run.

@@ -14,7 +14,7 @@ import { focusTmuxPane, type TmuxTarget } from '../engine/adapters/tmux-focus.ts
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import type { Pm } from '../pm/index.ts'
-import { readCachedBriefing } from '../pm/run-files.ts'
+import { readCachedBriefing } from '../pm/run-state-files.ts'
 import { pageEvents } from './events-page.ts'
 import type { SettingsStore } from './settings-store.ts'
 

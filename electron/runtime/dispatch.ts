@@ -32,7 +32,7 @@ export async function dispatchCall(
     return failure('unknown_channel', `unknown channel "${channel}"`)
   }
   const { input: inputSchema, output: outputSchema } = ipcContract[channel]
-  const input = inputSchema.safeParse(normaliseVoidInput(inputSchema, rawInput))
+  const input = inputSchema.safeParse(normalizeVoidInput(inputSchema, rawInput))
   if (!input.success) {
     return failure('bad_input', `${channel}: ${describeIssues(input.error)}`)
   }
@@ -53,7 +53,7 @@ export async function dispatchCall(
   return { ok: true, data: checked.data }
 }
 
-function normaliseVoidInput(schema: z.ZodType, raw: unknown): unknown {
+function normalizeVoidInput(schema: z.ZodType, raw: unknown): unknown {
   if (!(schema instanceof z.ZodVoid)) return raw
   const empty =
     raw === null ||

@@ -1,6 +1,6 @@
 /**
  * `$NAVI_HOME/settings.json`: what the Settings view changes, for the tray app, `navi serve` and the CLI
- * alike (one implementation, one set of semantics). Writes are atomic and serialised; each one re-reads
+ * alike (one implementation, one set of semantics). Writes are atomic and serialized; each one re-reads
  * the file first, so a change written by another Navi process in between is kept rather than overwritten
  * with a stale copy. With `watch`, a change made by anyone else (the CLI, another Navi, a text editor) is
  * read back and told to the listeners.

@@ -41,7 +41,7 @@ export const registeredProjectSchema = z
   })
   .strict()
 
-/** The PM's settings (issue 3): which model, how runs are batched, how long one may take. */
+/** The PM's settings (docs/pm.md): which model, how runs are batched, how long one may take. */
 export const pmSettingsSchema = z
   .object({
     /** Model alias or id passed to `claude --model`. */

@@ -63,7 +63,7 @@ export const settingPatchSchema = z.strictObject({
 export type SettingPatch = z.infer<typeof settingPatchSchema>
 
 /**
- * Normalise whatever is on disk: unknown keys dropped, bad values replaced by their defaults one key at a time
+ * Normalize whatever is on disk: unknown keys dropped, bad values replaced by their defaults one key at a time
  * (a single bad toggle must not reset the rest), and the problems reported.
  */
 export function parseSettings(raw: unknown): { settings: Settings; problems: string[] } {

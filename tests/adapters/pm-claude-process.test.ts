@@ -12,7 +12,7 @@ import {
   readSessionId,
   writeCachedBriefing,
   writeSessionId,
-} from '../../electron/pm/run-files.ts'
+} from '../../electron/pm/run-state-files.ts'
 import { waitUntil } from '../support/wait.ts'
 
 let root = ''

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { estimateTokens, isTrimMarker } from '../../electron/pm/core/memory-budget.ts'
-import { enforceMemoryBudgets } from '../../electron/pm/memory-valve.ts'
+import { enforceMemoryBudgets } from '../../electron/pm/enforce-memory-budgets.ts'
 import {
   MemoryVersionError,
   listMemoryVersions,

@@ -51,7 +51,7 @@ describe('createSettingsFileStore', () => {
     expect(await readFile(file(), 'utf8')).toBe(before)
   })
 
-  it('serialises concurrent changes so none is lost', async () => {
+  it('serializes concurrent changes so none is lost', async () => {
     const store = await createSettingsFileStore(temp.paths)
     await Promise.all([
       store.set({ model: 'opus' }),

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createClaudeTranscriptSource } from '../../electron/engine/adapters/claude-transcripts.ts'
 import { createCodexRolloutSource } from '../../electron/engine/adapters/codex-rollouts.ts'
-import type { TranscriptSummary } from '../../electron/engine/core/records.ts'
+import type { TranscriptSummary } from '../../electron/engine/core/source-records.ts'
 import { encodeTranscriptSummary } from '../../electron/engine/core/summary-codec.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 

@@ -1,7 +1,7 @@
 /**
  * The browser twin's transport with the server replaced by routes: without `window.api` the popover calls
  * `POST /api/call/<channel>` and listens on one `EventSource('/api/stream')`; a failed call shows its error.
- * The real server is covered by app.spec.ts; this pins the transport's own behaviour.
+ * The real server is covered by app.spec.ts; this pins the transport's own behavior.
  */
 import { test, expect } from '@playwright/test'
 import { serveBuiltRenderer, STUB_ORIGIN } from './support/api-stub.ts'

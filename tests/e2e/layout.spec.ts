@@ -57,7 +57,7 @@ test('empty state: no projects and no briefing yet', async ({ page }) => {
   await layoutShot(page, 'empty')
 })
 
-test('a realistic day: zones, order, attention, breadcrumbs and colours', async ({ page }) => {
+test('a realistic day: zones, order, attention, breadcrumbs and colors', async ({ page }) => {
   await page.setViewportSize(POPOVER)
   await openStubbedPopover(page, richData(Date.now()))
   const rows = page.getByTestId('project-row')
@@ -76,13 +76,13 @@ test('a realistic day: zones, order, attention, breadcrumbs and colours', async 
   const events = page.getByTestId('event-row')
   await expect(events.first()).toHaveAttribute('data-type', 'task_completed')
   await expect(events.nth(1)).toContainText('needs permission: Claude needs your permission')
-  const colours = await events.evaluateAll((els) =>
+  const colors = await events.evaluateAll((els) =>
     els.map((el) => {
       const text = el.querySelector('.event-text')
       return text ? el.ownerDocument.defaultView?.getComputedStyle(text).color : null
     }),
   )
-  expect(new Set(colours).size).toBe(3)
+  expect(new Set(colors).size).toBe(3)
   const opacity = await events.evaluateAll((els) =>
     els.map((el) => el.ownerDocument.defaultView?.getComputedStyle(el).opacity),
   )

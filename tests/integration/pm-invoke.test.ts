@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { isPidAlive } from '../../electron/engine/adapters/process.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { CLAUDE_INSTALL_HINT } from '../../electron/pm/find-claude.ts'
-import { writeCachedBriefing } from '../../electron/pm/run-files.ts'
+import { writeCachedBriefing } from '../../electron/pm/run-state-files.ts'
 import { createEngine } from '../../electron/engine/index.ts'
 import { transcriptPath } from '../support/claude-driver.ts'
 import {

@@ -1,6 +1,6 @@
 /**
  * A raw HTTP client for `navi serve` tests: `httpRequest(port, { path, headers })` sends exactly the
- * path and headers given (no `..` normalisation, any Host), and `openEventStream` reads SSE events as
+ * path and headers given (no `..` normalization, any Host), and `openEventStream` reads SSE events as
  * they arrive, with bounded waits.
  */
 import { request, type IncomingHttpHeaders } from 'node:http'

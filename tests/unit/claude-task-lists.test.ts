@@ -8,7 +8,7 @@ import {
   claudeTaskLists,
   TRANSCRIPT_CATCH_UP_MS,
 } from '../../electron/engine/core/claude-task-lists.ts'
-import type { ClaudeTaskListRecord } from '../../electron/engine/core/records.ts'
+import type { ClaudeTaskListRecord } from '../../electron/engine/core/source-records.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { foldHookLine, permissionMessage } from '../../electron/engine/core/hook-fold.ts'
-import type { HookSessionState } from '../../electron/engine/core/records.ts'
+import type { HookSessionState } from '../../electron/engine/core/source-records.ts'
 
 const SESSION = '4ebfe5b2-0000-4000-8000-000000000001'
 let clock = 0

@@ -45,7 +45,7 @@ describe('buildNaviHookCommand', () => {
     expect(isNaviHookCommand(cmd)).toBe(true)
   })
 
-  it('recognises only commands that end with the marker', () => {
+  it('recognizes only commands that end with the marker', () => {
     expect(isNaviHookCommand('~/bin/navi-hook.mjs')).toBe(false)
     expect(isNaviHookCommand('echo "# navi-hook" && rm x')).toBe(false)
     expect(isNaviHookCommand('node x # navi-hook  ')).toBe(true)

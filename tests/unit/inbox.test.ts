@@ -27,7 +27,7 @@ function strings(value: unknown, path: string[] = []): { path: string[]; text: s
 
 const counted = (inbox: Inbox) => {
   const d = describeInbox(inbox)
-  return d.fullEvents + d.summarisedEvents
+  return d.fullEvents + d.summarizedEvents
 }
 
 describe('buildInbox', () => {
@@ -114,8 +114,8 @@ describe('buildInbox', () => {
       const d = describeInbox(inbox)
       expect(d.fullEvents).toBeGreaterThan(0)
       expect(d.projects + d.projectsOmitted).toBe(projects.length)
-      if (count === 10) expect(d.summarisedEvents).toBe(0)
-      else expect(d.summarisedEvents).toBeGreaterThan(0)
+      if (count === 10) expect(d.summarizedEvents).toBe(0)
+      else expect(d.summarizedEvents).toBeGreaterThan(0)
     },
   )
 
@@ -154,7 +154,7 @@ describe('buildInbox', () => {
     expect(counted(inbox)).toBe(200)
   })
 
-  it('keeps the newest and high-value events in full, summarising old low-value ones first', () => {
+  it('keeps the newest and high-value events in full, summarizing old low-value ones first', () => {
     const old = Array.from({ length: 400 }, (_, i) =>
       makeEvent(
         'session_status_change',

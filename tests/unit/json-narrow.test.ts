@@ -12,7 +12,7 @@ import {
   foldTranscriptLine,
 } from '../../electron/engine/core/transcript-fold.ts'
 import { summarizeTokens } from '../../electron/engine/core/usage-tally.ts'
-import type { HookSessionState } from '../../electron/engine/core/records.ts'
+import type { HookSessionState } from '../../electron/engine/core/source-records.ts'
 
 const NOW = Date.parse('2026-11-24T12:00:00Z')
 const LATEST = latestPlausibleMs(NOW)
@@ -21,7 +21,7 @@ describe('asTimestamp', () => {
   it.each([
     ['a canonical ISO time', '2026-11-24T11:00:00.000Z', '2026-11-24T11:00:00.000Z'],
     [
-      'an ISO time with an offset, normalised',
+      'an ISO time with an offset, normalized',
       '2026-11-24T12:00:00+01:00',
       '2026-11-24T11:00:00.000Z',
     ],

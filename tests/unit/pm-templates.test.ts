@@ -59,14 +59,14 @@ describe('buildSystemPrompt', () => {
     )
   })
 
-  it('is deterministic and fits the seed’s ≈1,500-token system-prompt budget', () => {
+  it('is deterministic and stays under 2,000 tokens (it rides along on every run)', () => {
     expect(buildSystemPrompt(dirs)).toBe(prompt)
     expect(estimateTokens(prompt)).toBeLessThan(2000)
   })
 })
 
 describe('memory templates', () => {
-  it('match seed 000', () => {
+  it('say there is no prior context yet, and no observations', () => {
     expect(SHORT_TERM_TEMPLATE).toBe('# Short-Term Memory\n\nNo prior context. First invocation.\n')
     expect(LONG_TERM_TEMPLATE).toBe('# Long-Term Memory\n\nNo observations yet.\n')
   })

@@ -3,7 +3,7 @@ import { breadcrumbsOnReturn } from '../../renderer/src/store/presence.ts'
 import {
   clockTime,
   currentTaskList,
-  eventColourClass,
+  eventColorClass,
   eventText,
   eventTooltip,
   isOldEvent,
@@ -242,7 +242,7 @@ describe('eventText', () => {
   })
 })
 
-describe('event colours and age', () => {
+describe('event colors and age', () => {
   it.each<[EventType, string]>([
     ['task_started', 'green'],
     ['task_completed', 'green'],
@@ -253,8 +253,8 @@ describe('event colours and age', () => {
     ['commit', 'cyan'],
     ['branch_created', 'cyan'],
     ['pr_created', 'cyan'],
-  ])('%s is %s', (type, colour) => {
-    expect(eventColourClass(type)).toBe(colour)
+  ])('%s is %s', (type, color) => {
+    expect(eventColorClass(type)).toBe(color)
   })
 
   it('dims events older than an hour', () => {

@@ -10,7 +10,7 @@ import type {
   LiveSessionRecord,
   TranscriptSummary,
   TranscriptTail,
-} from '../../electron/engine/core/records.ts'
+} from '../../electron/engine/core/source-records.ts'
 import { emptyTranscriptSummary } from '../../electron/engine/core/transcript-fold.ts'
 import { hookState, liveRecord } from '../support/claude-records.ts'
 

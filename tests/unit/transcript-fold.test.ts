@@ -187,7 +187,7 @@ describe('foldTranscriptLine', () => {
     expect(s.tail.kind).toBe('prompt')
   })
 
-  it('recognises an interrupted tool use and an API error', () => {
+  it('recognizes an interrupted tool use and an API error', () => {
     const interrupted = fold([
       prompt('x'),
       assistant('msg_1', [toolUse('toolu_1', 'Write')], 'tool_use'),

@@ -6,7 +6,7 @@
  */
 import { execa } from 'execa'
 import { z } from 'zod'
-import type { LiveSessionRecord } from '../core/records.ts'
+import type { LiveSessionRecord } from '../core/source-records.ts'
 import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
 import { isSessionProcessAlive } from './claude-live-sessions.ts'
 

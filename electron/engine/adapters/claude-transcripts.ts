@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { basename, join, relative, sep } from 'node:path'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
-import type { TranscriptSummary } from '../core/records.ts'
+import type { TranscriptSummary } from '../core/source-records.ts'
 import {
   TRANSCRIPT_SUMMARY_VERSION,
   decodeTranscriptSummary,

@@ -16,7 +16,7 @@ import {
 } from '../core/codex-fold.ts'
 import { asCappedString, isObject, latestPlausibleMs } from '../core/json-narrow.ts'
 import { parseJson } from '../core/parse-json.ts'
-import type { CodexRolloutSummary } from '../core/records.ts'
+import type { CodexRolloutSummary } from '../core/source-records.ts'
 import { isMissingFileError, readErrorText, readRegularFile, readRegularText } from './safe-read.ts'
 
 /** A compressed rollout larger than this is not read (Codex's own are a few MB). */

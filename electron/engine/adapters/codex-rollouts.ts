@@ -6,7 +6,7 @@ import {
   threadIdFromRolloutPath,
 } from '../core/codex-fold.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
-import type { CodexRolloutSummary } from '../core/records.ts'
+import type { CodexRolloutSummary } from '../core/source-records.ts'
 import {
   CODEX_SUMMARY_VERSION,
   decodeCodexSummary,

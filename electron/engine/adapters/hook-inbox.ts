@@ -13,7 +13,7 @@ import { foldHookLine } from '../core/hook-fold.ts'
 import { latestPlausibleMs } from '../core/json-narrow.ts'
 import { createLineSplitter } from '../core/line-splitter.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
-import type { HookSessionState } from '../core/records.ts'
+import type { HookSessionState } from '../core/source-records.ts'
 import { createJsonlTail } from './jsonl-tail.ts'
 import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
 

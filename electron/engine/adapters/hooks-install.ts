@@ -12,7 +12,7 @@
  *   `settings.json.navi-backup-<timestamp>`.
  * - Uninstall restores a backup byte for byte when the backup parses to exactly what the removal
  *   produced (same keys, same order): nothing else changed since install, so the user's own
- *   formatting comes back even where re-serialising would differ. Otherwise the removal is written.
+ *   formatting comes back even where re-serializing would differ. Otherwise the removal is written.
  * - The handler copy in `$NAVI_HOME/bin/` is left on uninstall: sessions that started with the
  *   hooks keep calling it until they end, and a missing file would show them hook errors.
  */
@@ -37,7 +37,7 @@ import {
   HooksSettingsError,
   readSettings,
   sameJson,
-} from './settings-file.ts'
+} from './claude-settings-file.ts'
 import { writeFileSafely } from './safe-write.ts'
 
 export { HooksSettingsError }
@@ -63,7 +63,7 @@ export interface HooksInstallResult {
 export interface HooksUninstallResult extends HooksInstallResult {
   /** Navi hook entries taken out (0: none were installed). */
   removed: number
-  /** The backup the file was restored from byte for byte, rather than re-serialised. */
+  /** The backup the file was restored from byte for byte, rather than re-serialized. */
   restoredFrom: string | null
 }
 

@@ -1,7 +1,7 @@
 /**
  * The on-disk index of a JsonlFileSet: per file, its identity, the offset folded up to and the
  * encoded summary, so that a restarted Navi resumes each file instead of re-reading it. It is an
- * optimisation only: a missing, corrupt or foreign index reads as empty (start cold).
+ * optimization only: a missing, corrupt or foreign index reads as empty (start cold).
  */
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'

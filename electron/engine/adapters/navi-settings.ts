@@ -20,7 +20,7 @@ export interface LoadedSettings {
   unreadable: boolean
 }
 
-/** The whole settings file, normalised by `parseSettings` (a bad key falls back to its default alone). */
+/** The whole settings file, normalized by `parseSettings` (a bad key falls back to its default alone). */
 export async function readSettingsFile(paths: EnginePaths): Promise<LoadedSettings> {
   const file = naviFiles(paths).settings
   let text: string

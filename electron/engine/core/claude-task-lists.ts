@@ -1,6 +1,6 @@
 /** The task lists of one Claude session, with the moves that drive its task events. Pure. */
 import type { TaskItem, TaskList, TaskStatus } from '../../../shared/schemas/session.ts'
-import type { ClaudeTaskListRecord, HookSessionState, TranscriptSummary } from './records.ts'
+import type { ClaudeTaskListRecord, HookSessionState, TranscriptSummary } from './source-records.ts'
 import { mergeMoves } from './task-moves.ts'
 
 export interface ClaudeTaskListInput {

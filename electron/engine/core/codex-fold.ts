@@ -4,7 +4,7 @@
  * Lines are `{timestamp, type, payload}`; unknown kinds and fields are ignored.
  */
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
-import type { CodexRolloutSummary } from './records.ts'
+import type { CodexRolloutSummary } from './source-records.ts'
 import {
   asCappedString,
   asString,
@@ -15,7 +15,7 @@ import {
   type JsonObject,
 } from './json-narrow.ts'
 
-/** What a summary keeps of a message: enough to recognise it, never a 100 MB paste. */
+/** What a summary keeps of a message: enough to recognize it, never a 100 MB paste. */
 const MESSAGE_MAX = 2000
 const PATH_MAX = 4096
 const SHORT_MAX = 256

@@ -39,7 +39,7 @@ export function parseEventLine(line: string): EngineEvent | null {
 
 /**
  * A stable id from what identifies a change (type, project, sha, ...): the same parts always give the
- * same id, so a restarted or second engine recognises an event already logged. 16 hex chars of SHA-1.
+ * same id, so a restarted or second engine recognizes an event already logged. 16 hex chars of SHA-1.
  */
 export function eventId(parts: readonly string[]): string {
   return createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 16)
@@ -62,7 +62,7 @@ export interface PrunedLines {
 }
 
 /**
- * What a prune of the log keeps: lines stay byte for byte (a rewrite never re-serialises an event), an
+ * What a prune of the log keeps: lines stay byte for byte (a rewrite never re-serializes an event), an
  * event older than `maxAgeMs` at `now` goes, and so does a second line with an id already kept.
  */
 export function pruneEventLines(

@@ -32,7 +32,7 @@
  */
 import { z } from 'zod'
 import { asTimestamp } from './json-narrow.ts'
-import type { HookSessionState } from './records.ts'
+import type { HookSessionState } from './source-records.ts'
 import { appendMoves } from './task-moves.ts'
 
 /** The handler caps what it writes; a longer value was not written by it and is cut here too. */

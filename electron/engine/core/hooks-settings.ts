@@ -1,7 +1,7 @@
 /**
  * Pure edits of Claude Code's `settings.json` for Navi's hooks (format: agent-cli-formats.md §11.1).
  *
- * How Navi's entries are recognised: a hook entry is Navi's when it is `{"type":"command"}` and its
+ * How Navi's entries are recognized: a hook entry is Navi's when it is `{"type":"command"}` and its
  * command ends with the shell comment {@link NAVI_HOOK_MARKER} (`# navi-hook`). The comment is ignored
  * by the shell Claude Code runs the command in, survives a moved handler or node binary (so a changed
  * path replaces the old entry instead of adding a second one), and no user command ends with it by

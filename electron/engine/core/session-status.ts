@@ -39,7 +39,7 @@ import type {
   HookSessionState,
   LiveSessionRecord,
   TranscriptSummary,
-} from './records.ts'
+} from './source-records.ts'
 
 export interface StatusDecision {
   status: SessionStatus

@@ -6,7 +6,7 @@ import type {
   HookSessionState,
   LiveSessionRecord,
   TranscriptSummary,
-} from './records.ts'
+} from './source-records.ts'
 import { decideClaudeStatus, decideCodexStatus, REPLY_QUIET_MS } from './session-status.ts'
 import { summarizeTokens } from './usage-tally.ts'
 import { claudeTaskLists } from './claude-task-lists.ts'

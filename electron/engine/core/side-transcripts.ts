@@ -13,7 +13,7 @@
  */
 import { basename, dirname } from 'node:path'
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
-import type { TranscriptSummary } from './records.ts'
+import type { TranscriptSummary } from './source-records.ts'
 import { summarizeTokens } from './usage-tally.ts'
 import { emptyTokenUsage } from './usage-tally.ts'
 

@@ -9,7 +9,7 @@ import {
   taskMoveSchema,
   tokenUsageSchema,
 } from '../../../shared/schemas/session.ts'
-import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './records.ts'
+import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './source-records.ts'
 
 /**
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an

@@ -5,7 +5,7 @@
  * Lines are narrowed by hand rather than with zod: this runs over every line of every transcript
  * (1 GB corpora) and only reads a handful of fields. Unknown types and fields are ignored.
  */
-import type { PendingTool, TranscriptSummary, TranscriptTail } from './records.ts'
+import type { PendingTool, TranscriptSummary, TranscriptTail } from './source-records.ts'
 import { emptyUsageTally, recordUsage } from './usage-tally.ts'
 import { classifyUserLine, isExpansion } from './transcript-prompt.ts'
 import { applyTaskToolResult, foldTodos, taskToolCall } from './transcript-todos.ts'
@@ -16,7 +16,7 @@ import { asCappedString, asString, asTimestamp, isObject, type JsonObject } from
 
 /** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
-/** What a summary keeps of a prompt or a title: enough to recognise it, never a 100 MB paste. */
+/** What a summary keeps of a prompt or a title: enough to recognize it, never a 100 MB paste. */
 const LAST_PROMPT_MAX = 2000
 const TITLE_MAX = 200
 const PATH_MAX = 4096

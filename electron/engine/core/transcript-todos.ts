@@ -1,6 +1,6 @@
 /** The TodoWrite list of a Claude transcript (tool_use input and the tool result's `newTodos`). Pure. */
 import type { TaskItem, TaskStatus } from '../../../shared/schemas/session.ts'
-import type { TranscriptSummary } from './records.ts'
+import type { TranscriptSummary } from './source-records.ts'
 import { asCappedString, isObject } from './json-narrow.ts'
 import { appendMoves, movesBetween } from './task-moves.ts'
 

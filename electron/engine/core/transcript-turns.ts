@@ -11,7 +11,7 @@
  * - and, decided with the clock in `session-status.ts`, a final reply followed by quiet (1.0.x to 2.1.42
  *   write the final reply with `stop_reason: null` and nothing after it). Pure; mutates the summary.
  */
-import type { CompletedTurn, TranscriptSummary, TurnRecord } from './records.ts'
+import type { CompletedTurn, TranscriptSummary, TurnRecord } from './source-records.ts'
 
 /** What a turn keeps of the agent's reply: enough for an excerpt, never a whole document. */
 export const REPLY_MAX = 500

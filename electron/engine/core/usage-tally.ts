@@ -9,7 +9,7 @@
  * in a transcript written by Claude Code.
  */
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
-import type { TranscriptSummary, UsageTally } from './records.ts'
+import type { TranscriptSummary, UsageTally } from './source-records.ts'
 import { asString, asTokenCount, isBadCount, isObject } from './json-narrow.ts'
 
 /** Responses remembered by id: far more than can interleave (parallel sub-agents, retries). */

@@ -14,7 +14,7 @@ import type { TrayIconState } from './tray-state.ts'
 
 /**
  * `light` / `dark`: the system appearance (dark glyph on a light bar, light glyph on a dark bar).
- * `template`: macOS template image — black plus alpha only; macOS tints it and shows no colour, so
+ * `template`: macOS template image — black plus alpha only; macOS tints it and shows no color, so
  * no badge is drawn (the count goes in the tray title instead).
  */
 export type TrayTheme = 'light' | 'dark' | 'template'
@@ -100,7 +100,7 @@ export function renderAppIcon(sizePx: number): RgbaImage {
 }
 
 /**
- * Which glyph colours suit the tray's bar. macOS: a template image (the menu bar tints it). Windows: the
+ * Which glyph colors suit the tray's bar. macOS: a template image (the menu bar tints it). Windows: the
  * taskbar follows the *system* theme, which may differ from the apps' theme. Linux: the common top panels
  * (GNOME, Ubuntu, Cinnamon, Xfce) are dark whatever the GTK theme says, so a light glyph.
  */

@@ -35,7 +35,7 @@ function chunk(type: string, body: Buffer): Buffer {
   return Buffer.concat([head, body, crc])
 }
 
-/** Encodes an RGBA image as an 8-bit truecolour-with-alpha PNG (no filtering, zlib deflate). */
+/** Encodes an RGBA image as an 8-bit truecolor-with-alpha PNG (no filtering, zlib deflate). */
 export function encodePng(image: RgbaImage): Buffer {
   const { width, height, data } = image
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
@@ -47,7 +47,7 @@ export function encodePng(image: RgbaImage): Buffer {
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
   header[8] = 8 // bit depth
-  header[9] = 6 // colour type: RGBA
+  header[9] = 6 // color type: RGBA
   // bytes 10–12: compression, filter method, interlace — all 0
 
   const stride = width * 4

@@ -1,6 +1,6 @@
 import type { RgbaImage } from './png.ts'
 
-/** A colour as 0–255 RGB plus 0–1 opacity. */
+/** A color as 0–255 RGB plus 0–1 opacity. */
 export type Rgba = readonly [r: number, g: number, b: number, a: number]
 
 /** Whether a point, in the canvas's logical units, is inside a shape. */

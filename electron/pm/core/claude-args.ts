@@ -4,9 +4,10 @@
  * pm-invoke.test.ts): the effect, not only that the flag is accepted.
  */
 import { isAbsolute } from 'node:path'
+import { pmSettingsSchema } from '../../../shared/schemas/config.ts'
 
-/** @default the model alias the PM runs with (seed 001: cost efficiency) */
-export const DEFAULT_PM_MODEL = 'sonnet'
+/** The model the PM runs with unless `pm.model` says otherwise: the config schema's default (docs/pm.md). */
+export const DEFAULT_PM_MODEL = pmSettingsSchema.parse({}).model
 
 /** The only tools the PM is offered (StructuredOutput is added by `--json-schema`). */
 export const PM_TOOLS = ['Read', 'Write', 'Edit'] as const

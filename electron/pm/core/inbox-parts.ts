@@ -133,7 +133,7 @@ interface Group {
 }
 
 /** Counts `events` at the given grain, newest summary first. Every event lands in exactly one summary. */
-export function summarise(events: readonly RankedEvent[], grain: SummaryGrain): EventSummary[] {
+export function summarize(events: readonly RankedEvent[], grain: SummaryGrain): EventSummary[] {
   const groups = new Map<string, Group>()
   for (const item of events) {
     const { project } = item

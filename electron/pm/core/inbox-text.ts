@@ -41,7 +41,7 @@ export function compactTime(value: string): string {
 
 /**
  * Any JSON-ish value from event details, with every string quoted and capped, arrays and objects capped, and
- * non-JSON values (functions, bigints, NaN) turned into strings or null, so the result always serialises.
+ * non-JSON values (functions, bigints, NaN) turned into strings or null, so the result always serializes.
  */
 export function quoteValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return quoteText(value)

@@ -1,7 +1,7 @@
 /**
- * The PM's inbox (seed 000 "Inbox Format"): the trigger, the events since the last invocation and the
+ * The PM's inbox (docs/pm.md, "Inbox"): the trigger, the events since the last invocation and the
  * current state of every project, as one JSON document that stays under a token budget whatever the
- * volume. Past the budget, events are summarised per project and type (counted, never silently dropped),
+ * volume. Past the budget, events are summarized per project and type (counted, never silently dropped),
  * keeping the newest and the high-value ones in full as long as possible; then projects lose detail; then,
  * as a last resort, the least urgent projects are counted instead of listed.
  */
@@ -12,7 +12,7 @@ import { sortByAttention } from '../../../shared/attention.ts'
 import {
   prepareEvents,
   projectView,
-  summarise,
+  summarize,
   type EventSummary,
   type InboxEvent,
   type InboxProject,
@@ -24,7 +24,7 @@ import { estimateTokens } from './inbox-text.ts'
 
 export type { EventSummary, InboxEvent, InboxProject, InboxSession } from './inbox-parts.ts'
 
-/** @default 4,000 tokens (seed 000: inbox data ≈ 2,000–4,000 tokens). */
+/** @default 4,000 tokens: a run's cost must not grow with a busy day (docs/pm.md, "Inbox"). */
 export const DEFAULT_INBOX_BUDGET_TOKENS = 4000
 /**
  * Smaller budgets are raised to this: below it even the last resort (no project listed, one summary per
@@ -68,7 +68,7 @@ export function serializeInbox(inbox: Inbox): string {
   return JSON.stringify(inbox)
 }
 
-/** Estimated tokens of the serialised inbox (see `estimateTokens`: ≈ characters / 4). */
+/** Estimated tokens of the serialized inbox (see `estimateTokens`: ≈ characters / 4). */
 export function inboxTokens(inbox: Inbox): number {
   return estimateTokens(serializeInbox(inbox))
 }
@@ -79,7 +79,7 @@ export function describeInbox(inbox: Inbox) {
   return {
     tokens: inboxTokens(inbox),
     fullEvents: inbox.events_since_last_invocation.length,
-    summarisedEvents: summaries.reduce((sum, s) => sum + s.count, 0),
+    summarizedEvents: summaries.reduce((sum, s) => sum + s.count, 0),
     summaries: summaries.length,
     projects: inbox.current_state.projects.length,
     projectsOmitted: inbox.current_state.projects_omitted ?? 0,
@@ -195,7 +195,7 @@ function assemble(
     .slice(0, full)
     .sort((a, b) => (b.time === a.time ? 0 : b.time > a.time ? 1 : -1))
     .map((r) => r.view())
-  const summaries = summarise(ranked.slice(full), grain)
+  const summaries = summarize(ranked.slice(full), grain)
   return {
     ...head,
     events_since_last_invocation: shown,

@@ -3,7 +3,7 @@
  * run outcomes, asks `nextAction`, and owns the one timer. Every function takes `now` (epoch ms) and returns
  * a new state; nothing here reads a clock.
  *
- * Rules (issue 3 §3, seed 000 "Invocation Triggers"):
+ * Rules (docs/pm.md, "When the PM runs"):
  * - `task_completed`, `pbi_completed`, `commit` and `turn_completed` events trigger a run; other events ride
  *   along on the next.
  * - Bursts are batched: a run is due `batchWindowMs` after the first trigger event of a batch arrived
@@ -26,7 +26,7 @@ export interface SchedulerConfig {
   batchWindowMs: number
   /**
    * Least time between the start of the previous run and an automatic one: at most 12 automatic runs an
-   * hour, whatever happens (seed 000: "batch events over 1–5 minutes"). @default 5 min
+   * hour, whatever happens (docs/pm.md: why batching over 1–5 minutes). @default 5 min
    */
   minIntervalMs: number
   /** Cap of the gap after consecutive failures. @default 1 h */

@@ -54,7 +54,7 @@ const CONFIG_ROWS: BadInput[] = [
   config('a 100 KB project path', () => `projects:\n  - path: /${'p'.repeat(100_000)}\n`),
   config('a NUL in a project path', () => 'projects:\n  - path: "/tmp/a\\0b"\n'),
   config('an ignore glob that does not parse', () => 'ignore: ["[[[", "**/{", "\\\\"]\n'),
-  config('unknown keys everywhere', () => 'what: 1\npm:\n  colour: red\n', {
+  config('unknown keys everywhere', () => 'what: 1\npm:\n  color: red\n', {
     reported: mentions('unknown key'),
   }),
   config(
