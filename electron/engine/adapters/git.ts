@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { errorText } from '../../../shared/log.ts'
 import { join } from 'node:path'
 import type { Commit, GitState, Worktree } from '../../../shared/schemas/project.ts'
 import { NO_NEW_COMMITS, type NewCommits } from '../core/diff.ts'
@@ -185,7 +186,7 @@ export function createGitReader(options: GitReaderOptions = {}): GitReader {
       return { state, newCommits: fresh }
     } catch (error) {
       recentByRepo.delete(repoRoot)
-      return failed(errorText(error))
+      return failed(gitFailureLine(error))
     }
   }
 
@@ -220,9 +221,9 @@ function unknownPr(): GitState['pr'] {
   return { state: 'unknown' }
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
-  const lines = text
+/** The line of git's output that says what went wrong (`fatal:`/`error:`), else its first line. */
+function gitFailureLine(error: unknown): string {
+  const lines = errorText(error)
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)

@@ -5,17 +5,15 @@
  * Lines are narrowed by hand rather than with zod: this runs over every line of every transcript
  * (1 GB corpora) and only reads a handful of fields. Unknown types and fields are ignored.
  */
-import type { PendingTool, TranscriptSummary, TranscriptTail } from './source-records.ts'
+import type { TranscriptSummary, TranscriptTail } from './source-records.ts'
 import { emptyUsageTally, recordUsage } from './usage-tally.ts'
 import { classifyUserLine, isExpansion } from './transcript-prompt.ts'
-import { applyTaskToolResult, foldTodos, taskToolCall } from './transcript-todos.ts'
+import { foldTodos } from './transcript-todos.ts'
+import { foldToolResult, foldToolUse, pendingOf, pendingTail } from './transcript-tool-calls.ts'
 import { apiErrorMessage, isStopHookLine } from './transcript-system-lines.ts'
 import { abandonTurn, closeTurn, openTurn, recordReply } from './transcript-turns.ts'
-import { toolDetail } from './tool-detail.ts'
 import { asCappedString, asString, asTimestamp, isObject, type JsonObject } from './json-narrow.ts'
 
-/** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
-const SUBAGENT_TOOLS = new Set(['Agent', 'Task'])
 /** What a summary keeps of a prompt or a title: enough to recognize it, never a 100 MB paste. */
 const LAST_PROMPT_MAX = 2000
 const TITLE_MAX = 200
@@ -119,20 +117,6 @@ function foldConversationLine(summary: TranscriptSummary, line: JsonObject, at: 
   else if (line.type === 'system') foldSystemLine(summary, line, at)
 }
 
-function pendingOf(summary: TranscriptSummary): Map<string, PendingTool> {
-  summary.pendingToolUses ??= new Map()
-  return summary.pendingToolUses
-}
-
-/** The most recently started tool call that is still waiting for its result, if any. */
-function pendingTail(summary: TranscriptSummary, at: string): TranscriptTail | null {
-  let last: [string, PendingTool] | null = null
-  for (const entry of pendingOf(summary)) last = entry
-  if (last === null) return null
-  const [toolUseId, tool] = last
-  return { kind: 'tool_pending', at, toolUseId, toolName: tool.name, detail: tool.detail }
-}
-
 function foldUserLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
   if (line.isCompactSummary === true) return
   if (line.isMeta === true) {
@@ -218,27 +202,6 @@ function startPrompt(summary: TranscriptSummary, text: string | null, at: string
   summary.tail = { kind: 'prompt', at }
 }
 
-function foldToolResult(
-  summary: TranscriptSummary,
-  line: JsonObject,
-  toolUseId: string | null,
-  isError: boolean,
-  at: string,
-) {
-  if (toolUseId !== null) pendingOf(summary).delete(toolUseId)
-  const taskCall = toolUseId === null ? undefined : summary.taskCalls.get(toolUseId)
-  if (taskCall && toolUseId !== null) {
-    summary.taskCalls.delete(toolUseId)
-    applyTaskToolResult(summary, taskCall, line.toolUseResult, isError, at)
-  }
-  const result = line.toolUseResult
-  const agentId = isObject(result) ? asString(result.agentId) : null
-  if (agentId === null) return
-  // One sub-agent, one id: its tool_use id is replaced by the agent id once the result names it.
-  if (toolUseId !== null) summary.subagentIds.delete(toolUseId)
-  summary.subagentIds.add(agentId)
-}
-
 function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
   // A custom command answered without an expansion line is still a prompt that reached the model.
   if (summary.pendingCommand !== null) startPrompt(summary, summary.pendingCommand, at)
@@ -263,17 +226,7 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
       recordReply(summary, block.text, at)
       sawText = true
     }
-    if (block.type !== 'tool_use') continue
-    const id = asString(block.id)
-    const name = asCappedString(block.name, SHORT_MAX) ?? ''
-    if (id === null) continue
-    const detail = toolDetail(block.input)
-    pendingOf(summary).set(id, { name, detail })
-    if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
-    if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos, at)
-    const taskCall = taskToolCall(name, block.input)
-    if (taskCall) summary.taskCalls.set(id, taskCall)
-    newest = { kind: 'tool_pending', at, toolUseId: id, toolName: name, detail }
+    if (block.type === 'tool_use') newest = foldToolUse(summary, block, at) ?? newest
   }
   if (newest !== null) {
     summary.tail = newest
