@@ -4,12 +4,11 @@ import { join } from 'node:path'
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
-import type { Session, TaskList } from '../../shared/schemas/session.ts'
+import type { Session } from '../../shared/schemas/session.ts'
 import type { LoadedConfig } from './adapters/config-file.ts'
 import type { EventLog } from './adapters/event-log.ts'
-import { openRegularFile } from './adapters/safe-read.ts'
+import { readChecklist } from './adapters/checklist-file.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
-import { parseChecklist } from './core/checklist.ts'
 import { createIgnoreMatcher } from './core/config.ts'
 import { diffSnapshots, NO_NEW_COMMITS, type NewCommits } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
@@ -21,9 +20,6 @@ import { errorText as messageOf } from '../../shared/log.ts'
 
 /** A thrown value as one line of text (shared/log.ts), under the name the engine's callers use. */
 export { messageOf }
-
-/** A markdown backlog is a few KB; a file this large is not one. @default 4 MiB */
-const CHECKLIST_MAX_BYTES = 4 * 1024 * 1024
 
 export interface CycleDiagnostics {
   corruptLines: Record<string, number>
@@ -264,31 +260,6 @@ async function snapshotGroup(
   return {
     snapshot: buildSnapshot({ group, name, git, checklists, errors, now: input.now }),
     newCommits: read?.newCommits ?? NO_NEW_COMMITS,
-  }
-}
-
-async function readChecklist(
-  file: string,
-  projectName: string,
-  errors: string[],
-): Promise<TaskList[]> {
-  try {
-    const handle = await openRegularFile(file, CHECKLIST_MAX_BYTES)
-    let text: string
-    let updatedAt: string
-    try {
-      updatedAt = (await handle.stat()).mtime.toISOString()
-      text = await handle.readFile('utf8')
-    } finally {
-      await handle.close()
-    }
-    return parseChecklist(text, { projectName, file }).map((list) => ({
-      ...list,
-      updated_at: updatedAt,
-    }))
-  } catch (error) {
-    errors.push(`tasks file ${file}: ${error instanceof Error ? error.message : String(error)}`)
-    return []
   }
 }
 
