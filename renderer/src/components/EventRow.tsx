@@ -2,7 +2,7 @@ import { memo, useEffect, useRef } from 'react'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import {
   clockTime,
-  eventColourClass,
+  eventColorClass,
   eventText,
   eventTooltip,
   isOldEvent,
@@ -18,7 +18,7 @@ interface Props {
   follow: boolean
 }
 
-/** One event on one line: time, project, what happened; coloured by kind, dimmed after an hour. */
+/** One event on one line: time, project, what happened; colored by kind, dimmed after an hour. */
 export const EventRow = memo(function EventRow({ event, now, selected, follow }: Props) {
   const setCursor = useUiStore((s) => s.setEventCursor)
   const ref = useRef<HTMLDivElement>(null)
@@ -27,7 +27,7 @@ export const EventRow = memo(function EventRow({ event, now, selected, follow }:
   }, [selected, follow])
   const classes = [
     'event',
-    `event--${eventColourClass(event.type)}`,
+    `event--${eventColorClass(event.type)}`,
     isOldEvent(now, event) ? 'event--old' : '',
   ]
   return (

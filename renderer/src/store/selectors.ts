@@ -1,5 +1,5 @@
 /**
- * Pure views of the engine's data for the popover: sorting, wording, colours and relative times. No DOM, no
+ * Pure views of the engine's data for the popover: sorting, wording, colors and relative times. No DOM, no
  * store, no I/O: `now` is always passed in, so the unit tests (tests/unit/renderer-selectors.test.ts) pin it.
  */
 import { turnActivityText } from '../../../shared/activity-text.ts'
@@ -23,7 +23,7 @@ const DAY = 24 * HOUR
 /** Attention order (needs input first, idle last), then most recent activity, then name. */
 export const sortProjects = sortByAttention
 
-/** The glyph drawn in the row's status badge; the badge's colour comes from `data-attention`. */
+/** The glyph drawn in the row's status badge; the badge's color comes from `data-attention`. */
 export const ATTENTION_ICON: Record<Attention, string> = {
   needs_input: '?',
   pbi_complete: '✓',
@@ -111,9 +111,9 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** One line of untrusted text: the shared inert-text rule (controls, bidi and zero-width characters go). */
 export const singleLine = inertLine
 
-export type EventColour = 'green' | 'yellow' | 'cyan'
+export type EventColor = 'green' | 'yellow' | 'cyan'
 
-const EVENT_COLOUR: Record<EventType, EventColour> = {
+const EVENT_COLOR: Record<EventType, EventColor> = {
   task_started: 'green',
   task_completed: 'green',
   pbi_completed: 'green',
@@ -127,9 +127,9 @@ const EVENT_COLOUR: Record<EventType, EventColour> = {
   pr_created: 'cyan',
 }
 
-/** Tasks green, sessions yellow, git cyan: the seed's colours. */
-export function eventColourClass(type: EventType): EventColour {
-  return EVENT_COLOUR[type]
+/** Tasks green, sessions yellow, git cyan. */
+export function eventColorClass(type: EventType): EventColor {
+  return EVENT_COLOR[type]
 }
 
 /** Events older than an hour are dimmed. */
