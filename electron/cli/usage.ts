@@ -1,0 +1,24 @@
+/** The `navi` command's help: its own module, so `navi --help` prints it without loading the engine. */
+export const USAGE = `usage: navi <command> [options]
+
+  status [--json]                          projects by attention, with sessions, branch, progress
+  sessions [--json] [--all]                every session (--all: ended ones too)
+  events [--since 2h] [--project NAME] [--json]
+  watch [--json] [--no-pm]                 run the engine (and the PM), print events and briefings
+  brief [--json]                           run the PM now and print its briefing
+  serve [--port N] [--open] [--no-pm] [--json]
+                                           the popover in a browser, on 127.0.0.1 (prints its URL;
+                                           --port 0 or none: any free port; --open: open a browser;
+                                           --json: one line {url, port, token})
+  hooks install|uninstall|status           Claude Code hooks for the most accurate status
+  doctor [--json]                          what was found, what is missing, how to fix it
+  usage [--json]                           the PM's runs, tokens and cost today and this week
+  memory list|restore [VERSION] [--json]   PM memory versions; restore without VERSION undoes the last run
+
+Environment: NAVI_HOME (~/.navi), CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex)`
+
+/** `navi`, `navi -h`, `navi --help` (no command named): answered from this module alone. */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const noCommand = argv.every((arg) => arg.startsWith('-'))
+  return noCommand && (argv.length === 0 || argv.includes('--help') || argv.includes('-h'))
+}
