@@ -1,6 +1,6 @@
 /** `navi doctor`: what Navi found, what is missing and how to fix it. */
 import { access } from 'node:fs/promises'
-import { execa } from 'execa'
+import { loadExeca } from '../runtime/index.ts'
 import type { DoctorCheck, DoctorOutput } from '../../shared/schemas/cli.ts'
 import { hooksStatus } from '../runtime/hooks.ts'
 import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
@@ -119,6 +119,7 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
 async function checkBinary(name: string, args: string[], fix: string): Promise<DoctorCheck> {
   const bin = name === 'claude' && process.env.NAVI_CLAUDE_BIN ? process.env.NAVI_CLAUDE_BIN : name
   try {
+    const { execa } = await loadExeca()
     const { stdout } = await execa(bin, args, {
       timeout: 10_000,
       env: { DISABLE_AUTOUPDATER: '1' },

@@ -3,7 +3,7 @@
  * timeout that kills the whole process group, and a result that never rejects. The CLI is started
  * in its own process group (`detached`), so a timeout, or Navi exiting, also ends anything it spawned.
  */
-import { execa } from 'execa'
+import { loadExeca } from '../engine/adapters/execa-lazy.ts'
 
 export interface ClaudeProcessOptions {
   bin: string
@@ -42,6 +42,7 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024
 export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<ClaudeProcessResult> {
   const started = Date.now()
   const onLine = opts.onLine
+  const { execa } = await loadExeca()
   const subprocess = execa(opts.bin, opts.args, {
     cwd: opts.cwd,
     env: opts.env,

@@ -22,6 +22,7 @@ import { checkTools } from './tools.ts'
 export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.ts'
 export type { Engine } from '../engine/index.ts'
 export type { Pm } from '../pm/index.ts'
+export { loadExeca } from '../engine/adapters/execa-lazy.ts'
 
 export interface NaviRuntimeOptions {
   paths: EnginePaths

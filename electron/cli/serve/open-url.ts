@@ -1,4 +1,4 @@
-import { execa } from 'execa'
+import { loadExeca } from '../../runtime/index.ts'
 
 /** The command that opens a URL in the default browser (pure). */
 export function openCommand(
@@ -15,6 +15,7 @@ export function openCommand(
 export async function openUrl(url: string): Promise<string | null> {
   const { file, args } = openCommand(url)
   try {
+    const { execa } = await loadExeca()
     const child = execa(file, args, { detached: true, stdio: 'ignore', reject: false })
     const spawned = await new Promise<string | null>((resolve) => {
       child.once('spawn', () => resolve(null))

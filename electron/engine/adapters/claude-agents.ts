@@ -4,7 +4,7 @@
  * entrypoint, procStart or status time), so Navi reads the files and uses this only when they cannot be
  * read (a `sessions/` folder it may not list). At most one call per {@link AGENTS_CALL_INTERVAL_MS}.
  */
-import { execa } from 'execa'
+import { loadExeca } from './execa-lazy.ts'
 import { z } from 'zod'
 import type { LiveSessionRecord } from '../core/source-records.ts'
 import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
@@ -30,6 +30,7 @@ export async function readAgentsJson(
 ): Promise<{ records: LiveSessionRecord[]; error: string | null }> {
   const bin = process.env.NAVI_CLAUDE_BIN || 'claude'
   try {
+    const { execa } = await loadExeca()
     const { stdout } = await execa(bin, ['agents', '--json'], {
       env: { CLAUDE_CONFIG_DIR: claudeConfigDir, DISABLE_AUTOUPDATER: '1' },
       timeout: CALL_TIMEOUT_MS,

@@ -8,7 +8,6 @@
  */
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Decompress } from 'fzstd'
 import {
   emptyCodexRolloutSummary,
   foldCodexLine,
@@ -68,6 +67,8 @@ async function foldCompressed(path: string): Promise<CodexRolloutSummary> {
   const compressed = await readRegularFile(path, { maxBytes: MAX_COMPRESSED_BYTES })
   const chunks: Uint8Array[] = []
   let total = 0
+  // Imported with the first compressed rollout: most machines have none.
+  const { Decompress } = await import('fzstd')
   const stream = new Decompress((chunk) => {
     total += chunk.length
     if (total > MAX_DECOMPRESSED_BYTES) {

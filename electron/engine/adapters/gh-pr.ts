@@ -1,4 +1,4 @@
-import { execa } from 'execa'
+import { loadExeca } from './execa-lazy.ts'
 import { parseGhPrView, type PrState } from '../core/git-parse.ts'
 import { hardeningEnv } from './git-trust.ts'
 
@@ -39,6 +39,7 @@ export function createPrStateReader(options: PrStateReaderOptions = {}): PrState
   async function askGh(repoRoot: string, branch: string): Promise<PrState> {
     spawned++
     try {
+      const { execa } = await loadExeca()
       const result = await execa(ghBinary, ['pr', 'view', branch, '--json', 'state,number,url'], {
         cwd: repoRoot,
         reject: false,

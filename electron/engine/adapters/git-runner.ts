@@ -5,7 +5,7 @@
  * a bounded number of processes at once across repositories, and each spawn counted.
  */
 import { tmpdir } from 'node:os'
-import { simpleGit, type SimpleGit } from 'simple-git'
+import type { SimpleGit } from 'simple-git'
 import pLimit from 'p-limit'
 import type { RepoLocation } from './git-repo-root.ts'
 import {
@@ -47,10 +47,17 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   /** Per repository not owned by the user: its own filter drivers switched off (`-c` pairs). */
   const extraConfig = new Map<string, string[]>()
 
-  /** One simple-git per repository: the discovery ceiling is part of its environment. */
-  const gitFor = (repoRoot: string): SimpleGit => {
+  /**
+   * One simple-git per repository: the discovery ceiling is part of its environment. simple-git itself is
+   * imported with the first repository, so a command that reads none never loads it.
+   */
+  const gitFor = async (repoRoot: string): Promise<SimpleGit> => {
     let git = instances.get(repoRoot)
     if (!git) {
+      const { simpleGit } = await import('simple-git')
+      // Another read of the same repository may have made one meanwhile.
+      git = instances.get(repoRoot)
+      if (git) return git
       git = simpleGit({
         baseDir: tmpdir(),
         maxConcurrentProcesses: 1_000,
@@ -71,8 +78,8 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     return git
   }
   const run = (repoRoot: string, args: string[]): Promise<string> =>
-    limit(() =>
-      gitFor(repoRoot).raw([...(extraConfig.get(repoRoot) ?? []), '-C', repoRoot, ...args]),
+    limit(async () =>
+      (await gitFor(repoRoot)).raw([...(extraConfig.get(repoRoot) ?? []), '-C', repoRoot, ...args]),
     )
 
   return {

@@ -2,7 +2,7 @@
  * "Go to session": makes a tmux pane the active one of its window and session and, when a terminal is
  * attached to that server, switches it there. tmux is always run with an argument array, never a shell.
  */
-import { execa } from 'execa'
+import { loadExeca } from './execa-lazy.ts'
 import type { CommandResult } from '../../../shared/ipc-contract.ts'
 import { tmuxServerArgs } from './tmux.ts'
 
@@ -24,6 +24,7 @@ export async function focusTmuxPane(target: TmuxTarget): Promise<CommandResult> 
   const server = tmuxServerArgs(target.socket)
   const tmux = async (...args: string[]) => {
     try {
+      const { execa } = await loadExeca()
       const result = await execa('tmux', [...server, ...args], {
         reject: false,
         timeout: 3_000,

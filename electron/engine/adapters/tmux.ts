@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { execa, execaSync } from 'execa'
+import { loadExeca } from './execa-lazy.ts'
 import {
   TMUX_PANE_FORMAT,
   parseProcStatParentPid,
@@ -21,6 +22,7 @@ export function tmuxServerArgs(socket: string): string[] {
 export async function listTmuxPanes(socket?: string): Promise<TmuxPane[]> {
   const server = socket === undefined ? [] : tmuxServerArgs(socket)
   try {
+    const { execa } = await loadExeca()
     const result = await execa('tmux', [...server, 'list-panes', '-a', '-F', TMUX_PANE_FORMAT], {
       reject: false,
       timeout: 3_000,
@@ -48,13 +50,16 @@ export function readParentPid(pid: number): number | null {
     }
   }
   try {
-    const result = execaSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
-      reject: false,
+    // Synchronous, so plain Node's: a non-zero exit throws, which is "gone" here.
+    const stdout = execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
+      encoding: 'utf8',
       timeout: 2_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
     })
-    const parent = Number(String(result.stdout).trim())
-    return result.exitCode === 0 && Number.isInteger(parent) && parent >= 0 ? parent : null
+    const parent = Number(stdout.trim())
+    return Number.isInteger(parent) && parent >= 0 ? parent : null
   } catch {
+    // The process is gone (ps exits 1) or ps cannot run: no parent to tell.
     return null
   }
 }
