@@ -204,7 +204,10 @@ export function createEngine(opts: EngineOptions): Engine {
       running = null
       for (const answer of answered) answer(state)
       step({ type: 'cycle-ended', now: monotonic(), pending, failed, pollIntervalMs })
-    })()
+    })().catch((error: unknown) => {
+      // Only the loop's own bookkeeping can land here (the cycle's failures are caught above): told, not lost.
+      onError(`engine loop failed: ${messageOf(error)}`)
+    })
   }
 
   const changed = (hints?: SourceHints): void => {

@@ -74,7 +74,8 @@ export function createGitReader(options: GitReaderOptions = {}): GitReader {
   const run = git.run
   const readPrSafely = (root: string, branch: string | null, head: string | null) =>
     options.readPr
-      ? options.readPr(root, branch, head).catch(unknownPr)
+      ? // readPr is not to throw (createPrStateReader); should one, the PR is unknown, the read goes on.
+        options.readPr(root, branch, head).catch(unknownPr)
       : Promise.resolve(unknownPr())
   const recentByRepo = new Map<string, { key: string; commits: Commit[] }>()
 
