@@ -7,11 +7,21 @@ import type { EngineEvent } from './schemas/event.ts'
 import { SESSION_STATUS_LABEL, type SessionStatus } from './schemas/session.ts'
 import { clipText } from './text.ts'
 
-const NAME_MAX = 30
-const TEXT_MAX = 70
-const REASON_MAX = 60
+/** How much of each untrusted field fits: a list row has room for little, a notification for more. */
+export interface EventTextRoom {
+  /** Names: sessions, agents, tools. */
+  name: number
+  /** Commit subjects, task titles, prompts. */
+  text: number
+  /** Reasons and branches. */
+  reason: number
+}
 
-export function describeEvent(e: EngineEvent): string {
+/** One line of a list (`navi events`, the popover). */
+export const LINE_ROOM: EventTextRoom = { name: 30, text: 70, reason: 60 }
+
+export function describeEvent(e: EngineEvent, room: EventTextRoom = LINE_ROOM): string {
+  const { name: NAME_MAX, text: TEXT_MAX, reason: REASON_MAX } = room
   // Typed by the schema, yet checked again: a face may be handed a line an older Navi wrote.
   const t = (value: unknown, max = TEXT_MAX): string =>
     typeof value === 'string' ? clipText(value, max) : ''

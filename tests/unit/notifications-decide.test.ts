@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { describeEvent } from '../../shared/event-text.ts'
 import {
   decideNotifications,
   initialNotifierState,
@@ -176,10 +177,17 @@ describe('single-event notifications', () => {
         ],
       }),
     )
+    // The body is the wording every face uses (shared/event-text.ts); the title names the project.
     expect(notifications.map((n) => [n.kind, n.title, n.body])).toEqual([
-      ['task_completed', 'navi: task done', 'Write tests — PBI 4'],
-      ['pbi_completed', 'navi: PBI complete', 'PBI 4 — all 5 tasks done'],
+      ['task_completed', 'navi', 'task done: Write tests'],
+      ['pbi_completed', 'navi', 'all tasks done: PBI 4'],
     ])
+    expect(notifications.map((n) => n.body)).toEqual(
+      [
+        makeEvent('task_completed', 'navi', { task_title: 'Write tests', pbi_title: 'PBI 4' }),
+        makeEvent('pbi_completed', 'navi', { title: 'PBI 4', tasks: 5 }),
+      ].map((e) => describeEvent(e)),
+    )
   })
 
   it.each([
@@ -187,7 +195,12 @@ describe('single-event notifications', () => {
     ['waiting_input', 'navi: needs input'],
   ])('session_status_change to %s notifies with the reason', (to, title) => {
     const event = {
-      ...makeEvent('session_status_change', 'navi', { from: 'working', to, reason: 'Bash: rm x' }),
+      ...makeEvent('session_status_change', 'navi', {
+        from: 'working',
+        to,
+        reason: 'Bash: rm x',
+        name: 'fix-7',
+      }),
       session: 's1',
     }
     const { notifications } = decideNotifications(
@@ -195,7 +208,13 @@ describe('single-event notifications', () => {
       input({ events: [event] }),
     )
     expect(notifications).toEqual([
-      { kind: 'needs_human', project: 'navi', title, body: 'Bash: rm x', key: expect.any(String) },
+      {
+        kind: 'needs_human',
+        project: 'navi',
+        title,
+        body: describeEvent(event),
+        key: expect.any(String),
+      },
     ])
   })
 
@@ -217,7 +236,8 @@ describe('single-event notifications', () => {
       tmuxSocket: '/tmp/tmux-1/default',
     })
     expect(notifications[1]?.session).toBeUndefined()
-    expect(notifications[1]?.body).toBe('Approve edit?')
+    // No reason in the event: the session's own, as the snapshot tells it.
+    expect(notifications[1]?.body).toBe('a session needs permission: Approve edit?')
   })
 
   it('ignores status changes to working, idle or ended', () => {
@@ -380,8 +400,9 @@ describe('untrusted text', () => {
       { now: T0 + WINDOW },
     ])
     const needs = all.find((n) => n.kind === 'needs_human')
-    expect(needs?.body.length).toBe(240)
-    expect(needs?.body.endsWith('…')).toBe(true)
+    // The reason is cut (at the notification's room, within the 240-character body), never dropped.
+    expect(needs?.body).toMatch(/^a session needs permission: x{150,}…$/)
+    expect(needs?.body.length).toBeLessThanOrEqual(240)
     const commits = all.find((n) => n.kind === 'commits')
     expect(commits?.title).toBe('<b>proj</b>: 1 commit')
     expect(commits?.body).toBe(plainText(hostile, 72))

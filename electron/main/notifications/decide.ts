@@ -8,6 +8,7 @@ import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
 import { parseDuration } from '../../../shared/duration.ts'
 import { plainText } from './plain-text.ts'
+import { describeEvent, type EventTextRoom } from '../../../shared/event-text.ts'
 
 export type NotificationKind =
   'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention'
@@ -77,6 +78,8 @@ export interface NotifierDecision {
 export const initialNotifierState = (): NotifierState => ({ commitGroups: {}, seenAttention: [] })
 
 const TITLE_MAX = 80
+/** A notification body has room for a whole command waiting for permission. */
+const NOTIFICATION_ROOM: EventTextRoom = { name: 40, text: 160, reason: 200 }
 const BODY_MAX = 240
 const SUBJECT_MAX = 72
 const SUBJECTS_SHOWN = 3
@@ -214,25 +217,22 @@ function eventNotification(
   toggles: Settings['notifications'],
 ): NotificationSpec | null {
   const base = { project: event.project, key: `${event.type}:${event.id}` }
+  // The body says what happened in the words every face uses (shared/event-text.ts); the title names
+  // the project (and, for a session that waits, what it waits for: the line a glance reads first).
   if (event.type === 'task_completed' && toggles.task_completed) {
-    const d = event.details
     return {
       ...base,
       kind: 'task_completed',
-      title: plainText(`${event.project}: task done`, TITLE_MAX),
-      body: plainText(joinParts(str(d.task_title), str(d.pbi_title)), BODY_MAX),
+      title: plainText(event.project, TITLE_MAX),
+      body: plainText(describeEvent(event, NOTIFICATION_ROOM), BODY_MAX),
     }
   }
   if (event.type === 'pbi_completed' && toggles.task_completed) {
-    const d = event.details
-    const tasks = typeof d.tasks === 'number' ? d.tasks : null
-    const all =
-      tasks === null ? 'all tasks done' : `all ${tasks} ${tasks === 1 ? 'task' : 'tasks'} done`
     return {
       ...base,
       kind: 'pbi_completed',
-      title: plainText(`${event.project}: PBI complete`, TITLE_MAX),
-      body: plainText(joinParts(str(d.title), all), BODY_MAX),
+      title: plainText(event.project, TITLE_MAX),
+      body: plainText(describeEvent(event, NOTIFICATION_ROOM), BODY_MAX),
     }
   }
   if (event.type === 'session_status_change' && toggles.needs_human) {
@@ -240,6 +240,7 @@ function eventNotification(
     const to = str(d.to)
     if (to !== 'needs_permission' && to !== 'waiting_input') return null
     const session = findSession(projects, event.project, event.session)
+    // An event without its reason borrows the session's, as the snapshot tells it now.
     const reason = str(d.reason) ?? session?.status_reason ?? null
     const what = to === 'needs_permission' ? 'needs your permission' : 'needs input'
     const goTo: NotificationSession | undefined =
@@ -250,7 +251,10 @@ function eventNotification(
       ...base,
       kind: 'needs_human',
       title: plainText(`${event.project}: ${what}`, TITLE_MAX),
-      body: plainText(reason ?? str(d.name) ?? 'A session is waiting for you', BODY_MAX),
+      body: plainText(
+        describeEvent({ ...event, details: { ...d, reason } }, NOTIFICATION_ROOM),
+        BODY_MAX,
+      ),
       ...(goTo ? { session: goTo } : {}),
     }
   }
@@ -283,6 +287,3 @@ function dedupeByKey(specs: NotificationSpec[]): NotificationSpec[] {
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined
-
-const joinParts = (...parts: (string | undefined)[]): string =>
-  parts.filter((p): p is string => p !== undefined).join(' — ')
