@@ -18,7 +18,12 @@ const INDEX_FLUSH_INTERVAL_MS = 30_000
 
 export interface CycleRunner {
   /** One cycle, and the poll interval the configuration now asks for. */
-  run(force: boolean, hints: SourceHints): Promise<{ result: CycleResult; pollIntervalMs: number }>
+  run(opts: {
+    force: boolean
+    hints: SourceHints
+    /** Asked for (start, refresh): no repository is taken as unchanged on its watcher's word. */
+    asked: boolean
+  }): Promise<{ result: CycleResult; pollIntervalMs: number }>
 }
 
 export function createCycleRunner(deps: {
@@ -35,7 +40,7 @@ export function createCycleRunner(deps: {
   let baselineAt: string | null = null
   let lastIndexFlush: number | null = null
   return {
-    async run(force, hints) {
+    async run({ force, hints, asked }) {
       prev ??= await deps.store.loadAll()
       const config = await loadConfig(paths)
       const result = await runCycle({
@@ -48,6 +53,7 @@ export function createCycleRunner(deps: {
         log: deps.log,
         prev,
         force,
+        trustWatchers: !asked,
         hints,
         unsaved,
         baselineAt,

@@ -43,6 +43,8 @@ export interface CycleInput {
   /** Last snapshot of every project ever seen, by project dir (kept for projects that went quiet). */
   prev: Map<string, ProjectSnapshot>
   force: boolean
+  /** Repositories whose watcher told nothing may be taken as unchanged (repo-tracker.ts). */
+  trustWatchers: boolean
   hints: SourceHints
   /** Projects whose snapshot file is behind `prev` (a save failed): saved again this cycle. */
   unsaved: ReadonlySet<string>
@@ -252,6 +254,7 @@ async function snapshotGroup(
         persisted: prev?.git ?? null,
         lastActivity,
         force: input.force,
+        trustWatcher: input.trustWatchers,
         now: input.now,
       })
     : null

@@ -128,8 +128,8 @@ export function createEngine(opts: EngineOptions): Engine {
   const cycles = createCycleRunner({ paths: opts.paths, clock, sources, repos, store, log })
 
   /** One cycle; true when what it derived is not durable yet. */
-  const cycle = async (force: boolean, hints: SourceHints): Promise<boolean> => {
-    const ran = await cycles.run(force, hints)
+  const cycle = async (start: NonNullable<Decision['start']>): Promise<boolean> => {
+    const ran = await cycles.run(start)
     pollIntervalMs = ran.pollIntervalMs
     diagnostics = ran.result.diagnostics
     state = ran.result.state
@@ -196,7 +196,7 @@ export function createEngine(opts: EngineOptions): Engine {
       let pending = false
       let failed = false
       try {
-        pending = await cycle(start.force, start.hints)
+        pending = await cycle(start)
       } catch (error) {
         failed = true
         cycleFailed(error)

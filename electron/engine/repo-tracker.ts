@@ -5,6 +5,11 @@
  * commits it listed are not yet logged, or on demand. Otherwise the last state is reused and no git process is
  * spawned.
  *
+ * Even the fingerprint (a dozen stats per repository) is skipped while the repository's watcher is healthy
+ * and has told of no change: an idle poll then touches no repository. Every `WATCHER_TRUST_MS` the
+ * fingerprint is taken anyway, the net for an event a watcher may miss (a network filesystem, a full
+ * inotify table).
+ *
  * "Which heads count as previous" is decided here, once: the heads whose commits are durably in the event
  * log (`commit`, called by the cycle only after the log append succeeded), else the persisted snapshot's. A
  * failed read or a failed log write never moves them, so the next read lists the same commits again and
@@ -22,8 +27,17 @@ import {
   refusedRepos,
 } from './adapters/git.ts'
 
+/** How long a quiet, healthy watcher is believed before the fingerprint is checked again. */
+export const WATCHER_TRUST_MS = 5 * 60_000
+
 interface TrackedRepo {
   fingerprint: string | null
+  /** When the fingerprint was last taken. */
+  fingerprintedAt: number
+  /** The watcher told of a change since the fingerprint was last taken. */
+  heard: boolean
+  /** The watcher started and has not failed. */
+  watcherHealthy: boolean
   state: GitState | null
   /** Branch heads whose new commits are in the event log: the base of the next read's commit list. */
   committedHeads: Record<string, string> | null
@@ -44,6 +58,8 @@ export interface RepoTracker {
       persisted: GitState | null
       lastActivity: number
       force: boolean
+      /** False: take the fingerprint even if the watcher told nothing (a cycle someone asked for). */
+      trustWatcher: boolean
       now: number
     },
   ): Promise<GitRead>
@@ -63,7 +79,10 @@ export interface RepoTracker {
 export function createRepoTracker(opts: {
   watch: boolean
   onChange: (root: string) => void
+  /** @default gitFingerprint (a benchmark or test may wrap it to count the looks) */
+  fingerprint?: typeof gitFingerprint
 }): RepoTracker {
+  const fingerprintOf = opts.fingerprint ?? gitFingerprint
   const repos = new Map<string, TrackedRepo>()
   let spawned = 0
   const reader = createGitReader({ spawnCounter: () => spawned++, readPr: readPrState })
@@ -71,10 +90,31 @@ export function createRepoTracker(opts: {
   const track = (root: string): TrackedRepo => {
     let repo = repos.get(root)
     if (!repo) {
-      repo = { fingerprint: null, state: null, committedHeads: null, readAt: 0, watcher: null }
-      if (opts.watch) {
-        repo.watcher = createRepoWatcher(root, () => opts.onChange(root))
+      const tracked: TrackedRepo = {
+        fingerprint: null,
+        fingerprintedAt: Number.NEGATIVE_INFINITY,
+        heard: false,
+        watcherHealthy: opts.watch,
+        state: null,
+        committedHeads: null,
+        readAt: 0,
+        watcher: null,
       }
+      if (opts.watch) {
+        tracked.watcher = createRepoWatcher(
+          root,
+          () => {
+            tracked.heard = true
+            opts.onChange(root)
+          },
+          {
+            onError: () => {
+              tracked.watcherHealthy = false
+            },
+          },
+        )
+      }
+      repo = tracked
       repos.set(root, repo)
     }
     return repo
@@ -82,20 +122,31 @@ export function createRepoTracker(opts: {
 
   return {
     rootOf: (dir) => findRepoRoot(dir)?.root ?? null,
-    async read(root, { persisted, lastActivity, force, now }) {
+    async read(root, { persisted, lastActivity, force, trustWatcher: mayTrust, now }) {
       const repo = track(root)
-      const info = findRepoRoot(root)
-      const fingerprint = info ? await gitFingerprint(info.gitDir, info.commonDir) : null
       const base = repo.committedHeads ?? persistedHeads(persisted)
-      const unchanged =
+      const settled =
         repo.state !== null &&
         repo.state.error === null &&
-        fingerprint !== null &&
-        fingerprint === repo.fingerprint &&
         lastActivity <= repo.readAt &&
         !force &&
         // Commits listed by the last read but not logged yet must be listed again.
         sameHeads(repo.state.branch_heads, base)
+      const trustWatcher =
+        mayTrust &&
+        repo.watcher !== null &&
+        repo.watcherHealthy &&
+        !repo.heard &&
+        now - repo.fingerprintedAt < WATCHER_TRUST_MS
+      if (settled && trustWatcher && repo.state) {
+        return { state: repo.state, newCommits: NO_NEW_COMMITS }
+      }
+      // Cleared before the look, so a change told while it runs is heard next time.
+      repo.heard = false
+      const info = findRepoRoot(root)
+      const fingerprint = info ? await fingerprintOf(info.gitDir, info.commonDir) : null
+      repo.fingerprintedAt = now
+      const unchanged = settled && fingerprint !== null && fingerprint === repo.fingerprint
       if (unchanged && repo.state) return { state: repo.state, newCommits: NO_NEW_COMMITS }
       const read = await reader.readGitState(root, base)
       // A failed read keeps the last good heads, so a snapshot persisted now still knows where to resume.

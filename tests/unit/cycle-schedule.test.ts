@@ -160,6 +160,27 @@ describe('cycle schedule: changes', () => {
   })
 })
 
+describe('cycle schedule: asked-for cycles', () => {
+  it('start and refresh are asked for (they believe no watcher); changes and polls are not', () => {
+    const asked = (d: Decision | undefined) => d?.start?.asked
+    const [first] = run([start(0)])
+    expect(asked(first)).toBe(true)
+    const [change, fired] = run([changed(5000), wake(5100)], idle())
+    expect(change?.start).toBeNull()
+    expect(asked(fired)).toBe(false)
+    expect(asked(run([wake(50 + POLL)], idle())[0])).toBe(false)
+    expect(asked(run([{ type: 'refresh', now: 5000, force: false }], idle())[0])).toBe(true)
+  })
+
+  it('a refresh during a cycle makes the rerun an asked-for one', () => {
+    const decisions = run(
+      [changed(5000), wake(5100), { type: 'refresh', now: 5110, force: false }, ended(5200)],
+      idle(),
+    )
+    expect(decisions.map((d) => d.start?.asked ?? null)).toEqual([null, false, null, true])
+  })
+})
+
 describe('cycle schedule: coalescing', () => {
   it('refreshes during a cycle are one rerun after it, forced if any asked to force', () => {
     const decisions = run(

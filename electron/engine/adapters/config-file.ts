@@ -49,5 +49,19 @@ async function loadConfigYaml(
       exists: true,
     }
   }
-  return { ...parseConfig(text, file, home), exists: true }
+  return { ...parseOnce(text, file, home), exists: true }
+}
+
+/**
+ * The last parse, by its input: every cycle reads config.yaml (a change needs no watcher to be seen), but
+ * parsing YAML was a good part of an idle poll; the same text parses to the same result. A copy is handed
+ * out, so no caller can change what the next one gets.
+ */
+let lastParse: { text: string; file: string; home: string; parsed: ParsedConfig } | null = null
+
+function parseOnce(text: string, file: string, home: string): ParsedConfig {
+  if (lastParse?.text !== text || lastParse.file !== file || lastParse.home !== home) {
+    lastParse = { text, file, home, parsed: parseConfig(text, file, home) }
+  }
+  return structuredClone(lastParse.parsed)
 }

@@ -43,6 +43,8 @@ export interface Schedule {
   hints: SourceHints
   /** The wanted cycle is the poll's (the loop also re-arms its watchers then). */
   poll: boolean
+  /** Someone asked for the wanted cycle (start, refresh): it believes no watcher, it looks. */
+  asked: boolean
   debounceAt: number | null
   pollAt: number | null
   retryAt: number | null
@@ -68,7 +70,7 @@ export type ScheduleInput =
 export interface Decision {
   schedule: Schedule
   /** Start a cycle now, with these. */
-  start: { force: boolean; hints: SourceHints; poll: boolean } | null
+  start: { force: boolean; hints: SourceHints; poll: boolean; asked: boolean } | null
   /** Re-check the pids of live sessions now. */
   checkLiveness: boolean
   /** When to wake the reducer next (a `wake` input), or null for no timer. */
@@ -85,6 +87,7 @@ export function initialSchedule(opts: ScheduleOptions, pollIntervalMs: number): 
     force: false,
     hints: noHints(),
     poll: false,
+    asked: false,
     debounceAt: null,
     pollAt: null,
     retryAt: null,
@@ -108,6 +111,7 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
       // A refresh already running stays the one cycle at a time.
       s = { ...initialSchedule(opts, s.pollIntervalMs), started: true, running: s.running }
       want(fullScan(), true)
+      s.asked = true
       if (input.watching) s.livenessAt = input.now + opts.livenessIntervalMs
       break
     case 'stop':
@@ -128,6 +132,7 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
     case 'refresh':
       s.debounceAt = null
       want(fullScan(), input.force)
+      s.asked = true
       break
     case 'cycle-ended':
       s.running = false
@@ -169,13 +174,14 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
 
   let start: Decision['start'] = null
   if (s.wanted && !s.running && 'now' in input) {
-    start = { force: s.force, hints: s.hints, poll: s.poll }
+    start = { force: s.force, hints: s.hints, poll: s.poll, asked: s.asked }
     s = {
       ...s,
       running: true,
       wanted: false,
       force: false,
       poll: false,
+      asked: false,
       hints: noHints(),
       lastStartAt: input.now,
     }

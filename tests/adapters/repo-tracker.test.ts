@@ -1,0 +1,85 @@
+/**
+ * The repo tracker on real repositories: when it takes a fingerprint at all. An idle poll believes a
+ * healthy, quiet watcher; a change the watcher tells, a cycle someone asked for, or the trust running out
+ * makes it look again.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { gitFingerprint } from '../../electron/engine/adapters/git.ts'
+import { createRepoTracker, WATCHER_TRUST_MS } from '../../electron/engine/repo-tracker.ts'
+import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
+import { waitUntil } from '../support/wait.ts'
+
+const repos: RepoFixture[] = []
+const trackers: { close(): void }[] = []
+afterEach(async () => {
+  for (const tracker of trackers.splice(0)) tracker.close()
+  await Promise.all(repos.splice(0).map((r) => r.cleanup()))
+})
+
+async function setUp(watch: boolean) {
+  const repo = await createRepoFixture({ prefix: 'navi-tracker-' })
+  repos.push(repo)
+  let looks = 0
+  const told: string[] = []
+  const tracker = createRepoTracker({
+    watch,
+    onChange: (root) => told.push(root),
+    fingerprint: (gitDir, commonDir) => {
+      looks++
+      return gitFingerprint(gitDir, commonDir)
+    },
+  })
+  trackers.push(tracker)
+  // As the cycle does: after each read, its heads are told (their commits are in the event log).
+  const read = async (now: number, trustWatcher: boolean) => {
+    const result = await tracker.read(repo.dir, {
+      persisted: null,
+      lastActivity: 0,
+      force: false,
+      trustWatcher,
+      now,
+    })
+    tracker.commit(repo.dir, result.state.branch_heads)
+    return result
+  }
+  return { repo, tracker, read, looks: () => looks, told }
+}
+
+describe('repo tracker: fingerprints', () => {
+  it('an idle repository with a healthy watcher is not looked at; an asked-for cycle looks', async () => {
+    const { read, looks } = await setUp(true)
+    await read(1000, false)
+    expect(looks()).toBe(1)
+    for (let i = 0; i < 5; i++) await read(2000 + i, true)
+    expect(looks()).toBe(1)
+    await read(3000, false)
+    expect(looks()).toBe(2)
+  })
+
+  it('a commit the watcher tells is read at the next trusted look, with its commit', async () => {
+    const { repo, read, told } = await setUp(true)
+    const first = await read(1000, false)
+    const sha = await repo.commit('after the first look')
+    await waitUntil(() => told.length > 0, 10_000, 'the watcher to tell of the commit')
+    const next = await read(2000, true)
+    expect(next.state.head_sha).toBe(sha)
+    expect(next.state.head_sha).not.toBe(first.state.head_sha)
+    expect(next.newCommits.commits.map((c) => c.subject)).toEqual(['after the first look'])
+  })
+
+  it('past the trust period a quiet watcher is checked anyway', async () => {
+    const { read, looks } = await setUp(true)
+    await read(1000, false)
+    await read(1000 + WATCHER_TRUST_MS - 1, true)
+    expect(looks()).toBe(1)
+    await read(1000 + WATCHER_TRUST_MS, true)
+    expect(looks()).toBe(2)
+  })
+
+  it('without a watcher every look takes the fingerprint', async () => {
+    const { read, looks } = await setUp(false)
+    await read(1000, true)
+    await read(2000, true)
+    expect(looks()).toBe(2)
+  })
+})
