@@ -69,15 +69,15 @@ function snap(over: Partial<ProjectSnapshot> = {}): ProjectSnapshot {
 
 const ctx = { now: NOW, since: NOW - 10_000 }
 
+/** What git listed since the told heads, newest first (subjects by sha), and how many it only counted. */
+const listed = (subjects: Record<string, string>, truncated = 0) => ({
+  commits: Object.entries(subjects).map(([sha, subject]) => ({ sha, subject, branch: 'main' })),
+  truncated,
+})
+
 describe('diffSnapshots', () => {
   it('one commit event per new commit, oldest first, with sha, subject and branch', () => {
-    const newCommits = {
-      commits: [
-        { sha: 'c2', subject: 'second', branch: 'main' },
-        { sha: 'c1', subject: 'first "quoted" $(rm -rf ~)', branch: 'main' },
-      ],
-      truncated: 0,
-    }
+    const newCommits = listed({ c2: 'second', c1: 'first "quoted" $(rm -rf ~)' })
     const events = diffSnapshots(snap(), snap(), ctx, newCommits)
     expect(events.map((e) => [e.type, detailOf(e, 'sha'), detailOf(e, 'message')])).toEqual([
       ['commit', 'c1', 'first "quoted" $(rm -rf ~)'],
@@ -88,14 +88,7 @@ describe('diffSnapshots', () => {
   })
 
   it('commits beyond the listing cap are counted on the newest commit event', () => {
-    const newCommits = {
-      commits: [
-        { sha: 'c2', subject: 'second', branch: 'main' },
-        { sha: 'c1', subject: 'first', branch: 'main' },
-      ],
-      truncated: 3,
-    }
-    const events = diffSnapshots(snap(), snap(), ctx, newCommits)
+    const events = diffSnapshots(snap(), snap(), ctx, listed({ c2: 'second', c1: 'first' }, 3))
     expect(events.map((e) => [detailOf(e, 'sha'), detailOf(e, 'more_commits')])).toEqual([
       ['c1', undefined],
       ['c2', 3],
@@ -103,7 +96,7 @@ describe('diffSnapshots', () => {
   })
 
   it('the same change gets the same id whenever it is observed', () => {
-    const newCommits = { commits: [{ sha: 'c1', subject: 'x', branch: 'main' }], truncated: 0 }
+    const newCommits = listed({ c1: 'x' })
     const a = diffSnapshots(snap(), snap(), ctx, newCommits)
     const b = diffSnapshots(snap(), snap(), { now: NOW + 60_000, since: NOW }, newCommits)
     expect(a[0]?.id).toBe(b[0]?.id)
