@@ -10,7 +10,13 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          // The engine folds a cold index on worker threads (engine/adapters/fold-pool.ts).
+          'fold-worker': resolve(__dirname, 'electron/engine/adapters/fold-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -6,7 +6,7 @@
 // on first use. Chunks sit beside the entry, at the depth the code expects when it finds resources/ and
 // the built renderer from its own location.
 import { rmSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -20,6 +20,10 @@ const COMMONJS_GLOBALS = [
   'const __dirname = __naviDir(__filename);',
 ].join(' ')
 
+const FOLD_WORKER = fileURLToPath(
+  new URL('../electron/engine/adapters/fold-worker.ts', import.meta.url),
+)
+
 /** Bundles `entry` into `outdir` (emptied by the caller); the entry keeps its name, as `.mjs`. */
 export async function bundleCli(opts: {
   entry: string
@@ -28,7 +32,11 @@ export async function bundleCli(opts: {
 }): Promise<void> {
   const { entry, outdir, logLevel = 'info' } = opts
   await build({
-    entryPoints: [entry],
+    // The fold worker (a cold index folds transcripts on worker threads) sits beside the entry.
+    entryPoints: [
+      { in: entry, out: basename(entry).replace(/\.[^.]+$/, '') },
+      { in: FOLD_WORKER, out: 'fold-worker' },
+    ],
     bundle: true,
     splitting: true,
     platform: 'node',

@@ -32,8 +32,7 @@ export const taskItemSchema = z.object({
 })
 export type TaskItem = z.infer<typeof taskItemSchema>
 
-/** How many moves a task list keeps: enough for any gap between two engine cycles. */
-export const MAX_TASK_MOVES = 40
+export { MAX_TASK_MOVES } from '../task-limits.ts'
 
 /**
  * One move of a task as the agent made it: a TaskUpdate / TodoWrite call in the transcript or a

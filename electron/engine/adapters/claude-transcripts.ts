@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises'
-import { basename, join, relative, sep } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { TranscriptSummary } from '../core/source-records.ts'
 import {
@@ -7,11 +7,12 @@ import {
   decodeTranscriptSummary,
   encodeTranscriptSummary,
 } from '../core/summary-codec.ts'
-import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
 import { sideTranscriptKind, type SideTranscript } from '../core/side-transcripts.ts'
 import { createJsonlFileSet, type JsonlFileSetUpdate } from './jsonl-file-set.ts'
 import { readRegularText, isMissingFileError } from './safe-read.ts'
-import { latestPlausibleMs } from '../core/json-narrow.ts'
+import { claudeTranscriptFolder } from './transcript-folder.ts'
+
+export { isBulkyTranscriptLine } from './transcript-folder.ts'
 
 export interface TranscriptScanResult {
   /** One summary per main transcript; the objects are updated in place by later scans. */
@@ -42,19 +43,16 @@ export interface TranscriptSourceOptions {
    * @default `$NAVI_HOME/cache/claude-transcripts.json`; null persists nothing.
    */
   cacheFile?: string | null
+  /**
+   * New transcripts are folded on worker threads when at least this much of them is to be read (a cold
+   * index): below it, starting the workers costs more than they save. @default 32 MiB
+   */
+  parallelMinBytes?: number
 }
+
+const PARALLEL_MIN_BYTES = 32 * 1024 * 1024
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/
-/** Where a bulky line type starts (2.1.330: most of a transcript's bytes, nothing Navi reads). */
-const BULKY_LINE_HEAD =
-  /^\{"type":"api-request-(?:shape|blob)"|"attachment":\{"type":"prompt_snapshot"/
-const HEAD_CHARS = 200
-
-/** True for a line the fold would ignore anyway and that is too big to parse for nothing. */
-export function isBulkyTranscriptLine(text: string): boolean {
-  return BULKY_LINE_HEAD.test(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text)
-}
-
 /** Where a transcript file sits in `projects/`: a main file, or a side file and its session. */
 type FileRole = { kind: 'main' } | { kind: SideTranscript['kind']; parentFromDir: string | null }
 
@@ -116,15 +114,13 @@ export function createClaudeTranscriptSource(
     encode: encodeTranscriptSummary,
     decode: decodeTranscriptSummary,
   }
-  const files = createJsonlFileSet<TranscriptSummary>(
-    {
-      create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
-      // Times ahead of the clock by more than the allowed skew are bad values (json-narrow.ts).
-      fold: (summary, line) => foldTranscriptLine(summary, line, latestPlausibleMs(Date.now())),
-      skipText: isBulkyTranscriptLine,
+  const files = createJsonlFileSet<TranscriptSummary>(claudeTranscriptFolder, {
+    cache: cacheFile === null ? null : { file: cacheFile, codec },
+    parallel: {
+      folder: 'claude-transcript',
+      minBytes: options.parallelMinBytes ?? PARALLEL_MIN_BYTES,
     },
-    { cache: cacheFile === null ? null : { file: cacheFile, codec } },
-  )
+  })
   /** transcript path → agent id → tool_use id (null while its meta file is missing). */
   const subagents = new Map<string, Map<string, string | null>>()
   /** Role of every file in the set, by path. */

@@ -1,6 +1,9 @@
+import type { Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
+import { openFoldPool, type FoldPool } from './fold-pool.ts'
+import type { FolderName } from './jsonl-folders.ts'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
-import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
+import { createJsonlTail, type JsonlTail, type LineParser } from './jsonl-tail.ts'
 import pLimit from 'p-limit'
 import { isMissingFileError } from './safe-read.ts'
 
@@ -8,8 +11,10 @@ import { isMissingFileError } from './safe-read.ts'
 export interface JsonlFolder<S extends { corruptLines: number }> {
   create(path: string): S
   fold(summary: S, line: unknown): void
-  /** Lines whose raw text says the fold ignores them, dropped before JSON.parse. */
-  skipText?: (text: string) => boolean
+  /** How a line's bytes become the value `fold` reads. @default JSON.parse of the whole line */
+  parseLine?: LineParser
+  /** Lines whose bytes say the fold ignores them, dropped unparsed. */
+  skipLine?: (buf: Buffer, start: number, end: number) => boolean
 }
 
 /** How summaries are persisted, so that a new process resumes each file at its last offset. */
@@ -24,6 +29,11 @@ export interface JsonlSummaryCodec<S> {
 export interface JsonlFileSetOptions<S> {
   /** Index file written by `flush()` and read by the first `update()`; absent: nothing persisted. */
   cache?: { file: string; codec: JsonlSummaryCodec<S> } | null
+  /**
+   * New files are folded on worker threads when there are at least `minBytes` of them to read (a cold
+   * index); `folder` names this set's folder among the ones a worker knows (jsonl-folders.ts).
+   */
+  parallel?: { folder: FolderName; minBytes: number } | null
 }
 
 export interface JsonlFileSetUpdate {
@@ -35,6 +45,8 @@ export interface JsonlFileSetUpdate {
   bytesRead: number
   /** Files that were read (grew, or started over). */
   changed: string[]
+  /** Of those, files folded on fold workers (a cold index of much to read). */
+  onWorkers: number
 }
 
 export interface JsonlFileSet<S> {
@@ -69,6 +81,29 @@ interface Entry<S> {
 
 /** Files read at the same time: enough to overlap I/O, few enough for a 2-core machine. */
 const READ_CONCURRENCY = 4
+/** Stats in flight at once: each is a trip to the thread pool, cheap and independent. */
+const STAT_CONCURRENCY = 16
+
+/** A file that changed, and what is known of it before it is read. */
+interface PlannedRead<S> {
+  path: string
+  entry: Entry<S>
+  info: Stats
+  /** Corrupt lines its resumed summary carries (reported on the first update of a process). */
+  carried: number
+  /** Never read by this set nor indexed: it is folded from its first byte. */
+  fromStart: boolean
+}
+
+const isPlanned = <S>(plan: PlannedRead<S> | null): plan is PlannedRead<S> => plan !== null
+
+/** Records the stat a read answered to, so an unchanged file is not opened again. */
+function settle<S>(entry: Entry<S>, info: Stats): void {
+  entry.size = info.size
+  entry.mtimeMs = info.mtimeMs
+  entry.dev = info.dev
+  entry.ino = info.ino
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -84,6 +119,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   options: JsonlFileSetOptions<S> = {},
 ): JsonlFileSet<S> {
   const cache = options.cache ?? null
+  const parallel = options.parallel ?? null
   const entries = new Map<string, Entry<S>>()
   let order: string[] = []
   /** Files of the index not claimed yet; loaded by the first update, dropped after it. */
@@ -110,7 +146,14 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     return { tail, summary, size: file.size, mtimeMs: file.mtimeMs, dev, ino }
   }
 
-  const refresh = async (path: string, update: JsonlFileSetUpdate): Promise<void> => {
+  /**
+   * Looks at one file (one stat) and brings its entry up to date without reading it; returns the read it
+   * needs, or null when it is unchanged, gone or unreadable (told in `update`).
+   */
+  const examine = async (
+    path: string,
+    update: JsonlFileSetUpdate,
+  ): Promise<PlannedRead<S> | null> => {
     let info
     try {
       info = await stat(path)
@@ -118,7 +161,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       // Listed a moment ago and gone now: it will simply not be listed next time.
       if (isMissingFileError(error)) dirty = entries.delete(path) || dirty
       else update.errors.push(`${path}: ${describe(error)}`)
-      return
+      return null
     }
     const resumed = entries.has(path) ? undefined : resume(path)
     const known = entries.get(path) ?? resumed
@@ -133,7 +176,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       known.ino === info.ino
     if (unchanged) {
       update.corruptLines += carried
-      return
+      return null
     }
     const entry = known ?? {
       tail: createJsonlTail(path),
@@ -145,24 +188,80 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     }
     entries.set(path, entry)
     dirty = true
+    return { path, entry, info, carried, fromStart: known === undefined }
+  }
+
+  /** Folds what `plan` needs on this thread. */
+  const readHere = async (plan: PlannedRead<S>, update: JsonlFileSetUpdate): Promise<void> => {
+    const { path, entry, info, carried } = plan
     try {
       const result = await entry.tail.readNew({
         onReset: () => {
           entry.summary = folder.create(path)
         },
         onLine: (line) => folder.fold(entry.summary, line),
-        ...(folder.skipText ? { skipText: folder.skipText } : {}),
+        ...(folder.parseLine ? { parseLine: folder.parseLine } : {}),
+        ...(folder.skipLine ? { skipLine: folder.skipLine } : {}),
       })
       entry.summary.corruptLines += result.corrupt
-      entry.size = info.size
-      entry.mtimeMs = info.mtimeMs
-      entry.dev = info.dev
-      entry.ino = info.ino
+      settle(entry, info)
       update.corruptLines += result.corrupt + (result.reset ? 0 : carried)
       update.bytesRead += result.bytesRead
       if (result.bytesRead > 0 || result.reset) update.changed.push(path)
     } catch (error) {
       update.errors.push(`${path}: ${describe(error)}`)
+    }
+  }
+
+  /** Folds a new file on a worker; where the worker fails, on this thread after all. */
+  const readOnWorker = async (
+    pool: FoldPool,
+    name: FolderName,
+    plan: PlannedRead<S>,
+    update: JsonlFileSetUpdate,
+  ): Promise<void> => {
+    const { path, entry, info } = plan
+    let outcome
+    try {
+      outcome = await pool.fold(name, path)
+    } catch {
+      // A worker out of memory or gone: this thread reads the file instead, from where its tail stands.
+      await readHere(plan, update)
+      return
+    }
+    if (entries.get(path) !== entry) return
+    entry.summary = outcome.summary as S
+    entry.tail = createJsonlTail(path, undefined, outcome.position)
+    settle(entry, info)
+    update.corruptLines += outcome.corrupt
+    update.bytesRead += outcome.bytesRead
+    update.changed.push(path)
+    update.onWorkers++
+  }
+
+  /**
+   * Reads every planned file: on this thread, or, for a cold start with much to read, new files on fold
+   * workers (fold-pool.ts) while this thread takes the rest.
+   */
+  const readAll = async (plans: PlannedRead<S>[], update: JsonlFileSetUpdate): Promise<void> => {
+    const fresh = plans.filter((p) => p.fromStart)
+    const freshBytes = fresh.reduce((sum, p) => sum + p.info.size, 0)
+    const pool =
+      parallel && fresh.length > 1 && freshBytes >= parallel.minBytes ? openFoldPool() : null
+    if (!pool || !parallel) {
+      await pLimit(READ_CONCURRENCY).map(plans, (plan) => readHere(plan, update))
+      return
+    }
+    try {
+      // Largest first, so that no worker is left with one big file at the end.
+      const onWorkers = [...fresh].sort((a, b) => b.info.size - a.info.size)
+      const here = plans.filter((p) => !p.fromStart)
+      await Promise.all([
+        ...onWorkers.map((plan) => readOnWorker(pool, parallel.folder, plan, update)),
+        pLimit(READ_CONCURRENCY).map(here, (plan) => readHere(plan, update)),
+      ])
+    } finally {
+      await pool.close()
     }
   }
 
@@ -180,7 +279,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   }
 
   const newUpdate = (): JsonlFileSetUpdate => {
-    const update = { errors: flushErrors, corruptLines: 0, bytesRead: 0, changed: [] }
+    const update = { errors: flushErrors, corruptLines: 0, bytesRead: 0, changed: [], onWorkers: 0 }
     flushErrors = []
     return update
   }
@@ -191,7 +290,10 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         const update = newUpdate()
         const known = new Set(order)
         for (const path of paths) if (!known.has(path)) order.push(path)
-        await pLimit(READ_CONCURRENCY).map([...new Set(paths)], (path) => refresh(path, update))
+        const plans = await pLimit(STAT_CONCURRENCY).map([...new Set(paths)], (path) =>
+          examine(path, update),
+        )
+        await readAll(plans.filter(isPlanned), update)
         return update
       }),
     update: (paths) =>
@@ -208,7 +310,8 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           if (!listed.has(path)) dirty = entries.delete(path) || dirty
         }
         order = [...listed]
-        await pLimit(READ_CONCURRENCY).map(order, (path) => refresh(path, update))
+        const plans = await pLimit(STAT_CONCURRENCY).map(order, (path) => examine(path, update))
+        await readAll(plans.filter(isPlanned), update)
         // Files of the index that are gone are dropped from it at the next flush.
         if (indexed !== null && indexed.size > 0) dirty = true
         indexed = null

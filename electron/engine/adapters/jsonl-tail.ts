@@ -42,9 +42,37 @@ export interface JsonlTail {
 
 export interface JsonlTailHandlers {
   onLine?: (value: unknown) => void
-  /** A line's raw text is not worth parsing (a bulky line type the fold ignores): dropped unparsed. */
-  skipText?: (text: string) => boolean
+  /**
+   * Reads one line's bytes `buf[start, end)` into a value, throwing when it is not JSON. @default
+   * `JSON.parse` of the decoded text; a fold that reads few fields passes a projection
+   * (core/json-projection.ts) so that the rest is never decoded.
+   */
+  parseLine?: LineParser
+  /** A line not worth parsing (a bulky line type the fold ignores): dropped unparsed. */
+  skipLine?: (buf: Buffer, start: number, end: number) => boolean
   onReset?: () => void
+}
+
+export type LineParser = (buf: Buffer, start: number, end: number) => unknown
+
+const parseWholeLine: LineParser = (buf, start, end) => JSON.parse(buf.toString('utf8', start, end))
+
+/**
+ * Read buffers are reused: a fresh 1 MiB buffer per file is memory the garbage collector gives back
+ * late, so a cold index of 500 files would hold hundreds of MB it no longer needs. Lines never point
+ * into a buffer after `readNew` returns (the splitter copies what stays pending).
+ */
+const spareBuffers: Buffer[] = []
+const SPARE_BUFFERS_KEPT = 8
+
+function takeReadBuffer(bytes: number): Buffer {
+  if (bytes < TAIL_CHUNK_BYTES / 4) return Buffer.allocUnsafe(bytes)
+  return spareBuffers.pop() ?? Buffer.allocUnsafe(TAIL_CHUNK_BYTES)
+}
+
+function giveBackReadBuffer(buffer: Buffer): void {
+  if (buffer.length === TAIL_CHUNK_BYTES && spareBuffers.length < SPARE_BUFFERS_KEPT)
+    spareBuffers.push(buffer)
 }
 
 interface FileIdentity {
@@ -76,25 +104,6 @@ export function createJsonlTail(
     return hadState
   }
 
-  const parseLines = (
-    texts: string[],
-    result: JsonlReadResult,
-    onLine: (value: unknown) => void,
-    skipText: ((text: string) => boolean) | undefined,
-  ): void => {
-    for (const text of texts) {
-      if (skipText?.(text)) continue
-      let value: unknown
-      try {
-        value = JSON.parse(text)
-      } catch {
-        result.corrupt++
-        continue
-      }
-      onLine(value)
-    }
-  }
-
   return {
     path,
     get offset() {
@@ -107,6 +116,20 @@ export function createJsonlTail(
     async readNew(handlers = {}) {
       const result: JsonlReadResult = { lines: [], corrupt: 0, reset: false, bytesRead: 0 }
       const deliver = handlers.onLine ?? ((value: unknown) => void result.lines.push(value))
+      const parse = handlers.parseLine ?? parseWholeLine
+      const skip = handlers.skipLine
+      const onBytes = (buf: Buffer, start: number, stop: number): void => {
+        if (skip?.(buf, start, stop)) return
+        let value: unknown
+        try {
+          value = parse(buf, start, stop)
+        } catch {
+          // Not JSON (a half-written line after a crash, garbage): counted, never folded.
+          result.corrupt++
+          return
+        }
+        deliver(value)
+      }
       const restart = (): void => {
         if (!startOver()) return
         result.reset = true
@@ -128,18 +151,22 @@ export function createJsonlTail(
         identity = { dev: stat.dev, ino: stat.ino }
         const end = stat.size
         if (offset >= end) return result
-        const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, end - offset))
-        while (offset < end) {
-          const want = Math.min(buffer.length, end - offset)
-          const { bytesRead } = await handle.read(buffer, 0, want, offset)
-          if (bytesRead === 0) break
-          offset += bytesRead
-          result.bytesRead += bytesRead
-          const oversizedBefore = splitter.oversized
-          const texts = splitter.push(buffer.subarray(0, bytesRead))
-          parseLines(texts, result, deliver, handlers.skipText)
-          // A line over the splitter's cap is skipped unread, and counted like a corrupt one.
-          result.corrupt += splitter.oversized - oversizedBefore
+        const pooled = takeReadBuffer(Math.min(chunkBytes, end - offset))
+        const buffer = pooled.subarray(0, Math.min(chunkBytes, end - offset))
+        try {
+          while (offset < end) {
+            const want = Math.min(buffer.length, end - offset)
+            const { bytesRead } = await handle.read(buffer, 0, want, offset)
+            if (bytesRead === 0) break
+            offset += bytesRead
+            result.bytesRead += bytesRead
+            const oversizedBefore = splitter.oversized
+            splitter.pushBytes(buffer.subarray(0, bytesRead), onBytes)
+            // A line over the splitter's cap is skipped unread, and counted like a corrupt one.
+            result.corrupt += splitter.oversized - oversizedBefore
+          }
+        } finally {
+          giveBackReadBuffer(pooled)
         }
         return result
       } finally {

@@ -7,7 +7,8 @@
  * them drive the task events (core/diff-tasks.ts); snapshot differences only fill in where no move is
  * known (a list from before moves were kept, a checklist).
  */
-import { MAX_TASK_MOVES, type TaskItem, type TaskMove } from '../../../shared/schemas/session.ts'
+import type { TaskItem, TaskMove } from '../../../shared/schemas/session.ts'
+import { MAX_TASK_MOVES } from '../../../shared/task-limits.ts'
 
 /** `moves` followed by `added`, keeping only the newest {@link MAX_TASK_MOVES}. */
 export function appendMoves(moves: readonly TaskMove[], added: readonly TaskMove[]): TaskMove[] {

@@ -1,0 +1,58 @@
+/**
+ * How a Claude transcript is folded, as one value that the engine's thread and the fold workers
+ * (fold-worker.ts) both use: the summary it starts from, the line fold, and the projection that decodes
+ * only the fields the fold reads. Free of zod and of everything else a worker need not load.
+ */
+import { basename } from 'node:path'
+import { latestPlausibleMs } from '../core/json-narrow.ts'
+import { projectJson } from '../core/json-projection.ts'
+import type { TranscriptSummary } from '../core/source-records.ts'
+import { TRANSCRIPT_PROJECTION } from '../core/transcript-fields.ts'
+import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
+import type { JsonlFolder } from './jsonl-file-set.ts'
+
+/** Where a bulky line type starts (2.1.330: most of a transcript's bytes, nothing Navi reads). */
+const BULKY_LINE_HEAD =
+  /^\{"type":"api-request-(?:shape|blob)"|"attachment":\{"type":"prompt_snapshot"/
+const HEAD_CHARS = 200
+
+/** True for a line the fold would ignore anyway and that is too big to parse for nothing. */
+export function isBulkyTranscriptLine(text: string): boolean {
+  return BULKY_LINE_HEAD.test(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text)
+}
+
+const API_REQUEST_HEAD = Buffer.from('{"type":"api-request-')
+const API_REQUEST_KINDS = [Buffer.from('shape"'), Buffer.from('blob"')]
+const SNAPSHOT_ATTACHMENT = Buffer.from('"attachment":{"type":"prompt_snapshot"')
+
+/**
+ * `isBulkyTranscriptLine` on a line's bytes, without decoding it. The 200 characters of the text rule
+ * span 200 to 600 bytes: a marker found within the first 200 bytes is within them, one not found in the
+ * first 800 is not; only in between is the head decoded to be exact.
+ */
+export function isBulkyTranscriptBytes(buf: Buffer, start: number, end: number): boolean {
+  if (startsWith(buf, start, end, API_REQUEST_HEAD)) {
+    const after = start + API_REQUEST_HEAD.length
+    if (API_REQUEST_KINDS.some((kind) => startsWith(buf, after, end, kind))) return true
+  }
+  const head = buf.subarray(start, Math.min(end, start + 4 * HEAD_CHARS))
+  const at = head.indexOf(SNAPSHOT_ATTACHMENT)
+  if (at === -1) return false
+  if (at + SNAPSHOT_ATTACHMENT.length <= HEAD_CHARS) return true
+  return isBulkyTranscriptLine(head.toString('utf8'))
+}
+
+function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false
+  for (let i = 0; i < prefix.length; i++) if (buf[start + i] !== prefix[i]) return false
+  return true
+}
+
+export const claudeTranscriptFolder: JsonlFolder<TranscriptSummary> = {
+  create: (path) => emptyTranscriptSummary(basename(path, '.jsonl'), path),
+  // Times ahead of the clock by more than the allowed skew are bad values (json-narrow.ts).
+  fold: (summary, line) => foldTranscriptLine(summary, line, latestPlausibleMs(Date.now())),
+  // Only the fields the fold reads are decoded (core/transcript-fields.ts).
+  parseLine: (buf, start, end) => projectJson(buf, start, end, TRANSCRIPT_PROJECTION),
+  skipLine: isBulkyTranscriptBytes,
+}

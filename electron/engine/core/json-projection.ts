@@ -1,0 +1,370 @@
+/**
+ * Reads only the chosen fields of a JSON text, straight from its UTF-8 bytes. Pure.
+ *
+ * A transcript line is mostly what Navi never looks at (a 200 KB tool result, twice; a file the agent
+ * wrote; thinking text), and `JSON.parse` would decode and build all of it. A projection names the fields
+ * a fold reads; everything else is stepped over: a string by jumping from quote to quote (a native
+ * search), an object or array by counting brackets, and nothing of it is decoded or allocated.
+ *
+ * What comes out is what `JSON.parse` would give, with the fields the projection does not name left out
+ * (a skipped string whose node says so becomes `''`, an unexpected object `{}` and array `[]`, so that a
+ * type check on them answers as before). Malformed text throws a SyntaxError, as `JSON.parse` does: a
+ * truncated line, unbalanced or mismatched brackets, an unterminated string, trailing text. Inside the
+ * parts that are skipped only strings and brackets are checked, so a line that is malformed only there
+ * (a missing comma between two skipped values) is read where `JSON.parse` would refuse it.
+ */
+
+/**
+ * Which parts of a value to keep. `'keep'`: the whole value. An object node keeps, of an object, the
+ * `fields` it names (each with its own node); of an array, each element through `items` (absent: `[]`);
+ * of a string, the string when `strings` is true (else `''`). Numbers, booleans and null are always kept.
+ */
+export type Projection =
+  'keep' | { fields?: Record<string, Projection>; items?: Projection; strings?: boolean }
+
+interface Field {
+  name: string
+  /** The name's bytes, compared with a key's bytes in place: an unwanted key is never decoded. */
+  bytes: Uint8Array
+  node: Compiled
+}
+
+interface Node {
+  /** Fields by the byte length of their names. */
+  byLength: (Field[] | undefined)[]
+  hasFields: boolean
+  items: Compiled | null
+  strings: boolean
+}
+
+const KEEP = 'keep'
+type Compiled = Node | typeof KEEP
+
+/** A projection made ready to use; compile once, use for every line. */
+export interface CompiledProjection {
+  readonly root: Compiled
+}
+
+export function compileProjection(projection: Projection): CompiledProjection {
+  return { root: compileNode(projection) }
+}
+
+function compileNode(projection: Projection): Compiled {
+  if (projection === KEEP) return KEEP
+  const byLength: (Field[] | undefined)[] = []
+  const entries = Object.entries(projection.fields ?? {})
+  for (const [name, child] of entries) {
+    const bytes = Buffer.from(name, 'utf8')
+    ;(byLength[bytes.length] ??= []).push({ name, bytes, node: compileNode(child) })
+  }
+  return {
+    byLength,
+    hasFields: entries.length > 0,
+    items: projection.items === undefined ? null : compileNode(projection.items),
+    strings: projection.strings ?? false,
+  }
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+const COMMA = 0x2c
+const COLON = 0x3a
+
+/** The text being read and where: one line at a time, synchronously, so module state is safe. */
+// eslint-disable-next-line no-var -- a module `let` is checked for its dead zone on every access of the hot loops below; `var` is not (~10% of the scan)
+var bytes: Buffer = Buffer.alloc(0)
+// eslint-disable-next-line no-var -- see `bytes`
+var at = 0
+// eslint-disable-next-line no-var -- see `bytes`
+var end = 0
+/** Closing brackets expected while skipping, one per open level. */
+let closers = new Uint8Array(64)
+
+function fail(what: string): never {
+  throw new SyntaxError(`${what} at byte ${String(at)} of the projected JSON`)
+}
+
+/**
+ * The value of `buf[start, end)` through `projection`. Throws a SyntaxError where `JSON.parse` would
+ * (see the module comment for the one leniency).
+ */
+export function projectJson(
+  buf: Buffer,
+  start: number,
+  stop: number,
+  projection: CompiledProjection,
+): unknown {
+  bytes = buf
+  at = start
+  end = stop
+  try {
+    skipSpace()
+    const value = readValue(projection.root)
+    skipSpace()
+    if (at !== end) fail('unexpected text after the value')
+    return value
+  } finally {
+    // Never keep a caller's buffer alive between lines.
+    bytes = EMPTY
+  }
+}
+const EMPTY = Buffer.alloc(0)
+
+function skipSpace(): void {
+  while (at < end) {
+    const c = bytes[at]
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return
+    at++
+  }
+}
+
+function readValue(node: Compiled): unknown {
+  if (at >= end) fail('unexpected end')
+  const c = bytes[at]
+  if (node === KEEP) return readWhole(c)
+  switch (c) {
+    case OPEN_BRACE:
+      if (node.hasFields) return readObject(node)
+      skipComposite()
+      return {}
+    case OPEN_BRACKET:
+      if (node.items !== null) return readArray(node.items)
+      skipComposite()
+      return []
+    case QUOTE: {
+      const start = at
+      at = stringEnd(at)
+      return node.strings ? decodeString(start, at) : ''
+    }
+    default:
+      return readScalar(c)
+  }
+}
+
+/** A value kept whole: a string decoded here, a composite through JSON.parse of exactly its bytes. */
+function readWhole(c: number | undefined): unknown {
+  const start = at
+  if (c === QUOTE) {
+    at = stringEnd(at)
+    return decodeString(start, at)
+  }
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    skipComposite()
+    return JSON.parse(utf8(start, at))
+  }
+  return readScalar(c)
+}
+
+function readObject(node: Node): Record<string, unknown> {
+  at++
+  const out: Record<string, unknown> = {}
+  skipSpace()
+  if (bytes[at] === CLOSE_BRACE) {
+    at++
+    return out
+  }
+  for (;;) {
+    if (bytes[at] !== QUOTE) fail('expected a key')
+    const keyStart = at
+    at = stringEnd(at)
+    const field = fieldOf(node, keyStart + 1, at - 1)
+    skipSpace()
+    if (bytes[at] !== COLON) fail('expected ":"')
+    at++
+    skipSpace()
+    if (field === null) skipValue()
+    else out[field.name] = readValue(field.node)
+    skipSpace()
+    const c = bytes[at++]
+    if (c === COMMA) {
+      skipSpace()
+      continue
+    }
+    if (c === CLOSE_BRACE) return out
+    at--
+    fail('expected "," or "}"')
+  }
+}
+
+function readArray(items: Compiled): unknown[] {
+  at++
+  const out: unknown[] = []
+  skipSpace()
+  if (bytes[at] === CLOSE_BRACKET) {
+    at++
+    return out
+  }
+  for (;;) {
+    out.push(readValue(items))
+    skipSpace()
+    const c = bytes[at++]
+    if (c === COMMA) {
+      skipSpace()
+      continue
+    }
+    if (c === CLOSE_BRACKET) return out
+    at--
+    fail('expected "," or "]"')
+  }
+}
+
+/** The field a key's bytes `[start, stop)` name, or null; a key written with escapes is decoded first. */
+function fieldOf(node: Node, start: number, stop: number): Field | null {
+  const candidates = node.byLength[stop - start]
+  if (candidates !== undefined) {
+    for (const field of candidates) {
+      const name = field.bytes
+      let i = 0
+      while (i < name.length && bytes[start + i] === name[i]) i++
+      if (i === name.length) return field
+    }
+  }
+  // `"\u0074ype"` is `"type"` to JSON.parse: rare, so decoded only when a backslash is there.
+  let escaped = false
+  for (let i = start; i < stop && !escaped; i++) escaped = bytes[i] === BACKSLASH
+  if (!escaped) return null
+  const key = JSON.parse(utf8(start - 1, stop + 1)) as string
+  for (const list of node.byLength)
+    for (const field of list ?? []) if (field.name === key) return field
+  return null
+}
+
+function decodeString(start: number, stop: number): string {
+  const raw = utf8(start + 1, stop - 1)
+  return raw.includes('\\') ? (JSON.parse(utf8(start, stop)) as string) : raw
+}
+
+/**
+ * `buf.toString('utf8', …)` without the argument checks of its public wrapper, which cost more than the
+ * decoding of the short strings read here (`utf8Slice` is what that wrapper calls, on every Node).
+ */
+type Utf8Slice = (this: Buffer, start: number, end: number) => string
+const utf8Slice: Utf8Slice =
+  (Buffer.prototype as unknown as { utf8Slice?: Utf8Slice }).utf8Slice ??
+  function (this: Buffer, start: number, end: number) {
+    return this.toString('utf8', start, end)
+  }
+function utf8(start: number, stop: number): string {
+  return utf8Slice.call(bytes, start, stop)
+}
+
+/** Where the string that opens at `open` ends (just after its closing quote). */
+function stringEnd(open: number): number {
+  let q = open + 1
+  for (;;) {
+    // Short strings (keys, ids) end before a native search would have paid for itself.
+    const shortStop = Math.min(q + 24, end)
+    while (q < shortStop && bytes[q] !== QUOTE) q++
+    if (q >= end) {
+      at = end
+      fail('unterminated string')
+    }
+    if (bytes[q] !== QUOTE) {
+      q = bytes.indexOf(QUOTE, q)
+      if (q === -1 || q >= end) {
+        at = end
+        fail('unterminated string')
+      }
+    }
+    // Escaped when an odd number of backslashes stand right before it.
+    let k = q - 1
+    while (bytes[k] === BACKSLASH) k--
+    if ((q - 1 - k) % 2 === 0) return q + 1
+    q++
+  }
+}
+
+function skipValue(): void {
+  if (at >= end) fail('unexpected end')
+  const c = bytes[at]
+  if (c === QUOTE) at = stringEnd(at)
+  else if (c === OPEN_BRACE || c === OPEN_BRACKET) skipComposite()
+  else readScalar(c)
+}
+
+/** Steps over an object or array: strings jumped over, brackets counted and matched. */
+function skipComposite(): void {
+  let depth = 0
+  while (at < end) {
+    const c = bytes[at]
+    if (c === QUOTE) {
+      at = stringEnd(at)
+      continue
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (depth === closers.length) {
+        const grown = new Uint8Array(closers.length * 2)
+        grown.set(closers)
+        closers = grown
+      }
+      closers[depth++] = c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (depth === 0 || closers[--depth] !== c) fail('mismatched bracket')
+      if (depth === 0) {
+        at++
+        return
+      }
+    }
+    at++
+  }
+  fail('unexpected end')
+}
+
+/** A number, true, false or null, checked against JSON's grammar. */
+function readScalar(c: number | undefined): unknown {
+  if (c === 0x74) return literal('true', true)
+  if (c === 0x66) return literal('false', false)
+  if (c === 0x6e) return literal('null', null)
+  const start = at
+  if (bytes[at] === 0x2d) at++
+  if (bytes[at] === 0x30) at++
+  else if (!digitsAt()) fail('unexpected character')
+  const next = bytes[at]
+  // A plain non-negative integer (token counts, durations) of up to 15 digits: summed in place.
+  if (
+    next !== 0x2e &&
+    next !== 0x65 &&
+    next !== 0x45 &&
+    at - start <= 15 &&
+    bytes[start] !== 0x2d
+  ) {
+    let value = 0
+    for (let i = start; i < at; i++) value = value * 10 + ((bytes[i] as number) - 0x30)
+    return value
+  }
+  if (bytes[at] === 0x2e) {
+    at++
+    if (!digitsAt()) fail('expected a digit')
+  }
+  const e = bytes[at]
+  if (e === 0x65 || e === 0x45) {
+    at++
+    const sign = bytes[at]
+    if (sign === 0x2b || sign === 0x2d) at++
+    if (!digitsAt()) fail('expected a digit')
+  }
+  return Number(utf8(start, at))
+}
+
+/** Steps over one or more digits; false when there is none. */
+function digitsAt(): boolean {
+  const start = at
+  while (at < end) {
+    const d = bytes[at] as number
+    if (d < 0x30 || d > 0x39) break
+    at++
+  }
+  return at > start
+}
+
+function literal(word: string, value: boolean | null): boolean | null {
+  for (let i = 0; i < word.length; i++) {
+    if (at + i >= end || bytes[at + i] !== word.charCodeAt(i)) fail('unexpected character')
+  }
+  at += word.length
+  return value
+}
