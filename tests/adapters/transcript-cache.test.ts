@@ -4,7 +4,10 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createClaudeTranscriptSource } from '../../electron/engine/adapters/claude-transcripts.ts'
 import { createCodexRolloutSource } from '../../electron/engine/adapters/codex-rollouts.ts'
 import type { TranscriptSummary } from '../../electron/engine/core/source-records.ts'
-import { encodeTranscriptSummary } from '../../electron/engine/core/summary-codec.ts'
+import {
+  encodeTranscriptSummary,
+  PERSISTED_USAGE_IDS,
+} from '../../electron/engine/core/summary-codec.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 
 const temp = useTempPaths('navi-transcript-cache-')
@@ -94,10 +97,27 @@ async function coldSummaries(): Promise<TranscriptSummary[]> {
   return byPath(scan.summaries)
 }
 
+/**
+ * The summary as an index keeps it: of the usage by response id, only the last PERSISTED_USAGE_IDS
+ * (summary-codec.ts); everything else whole.
+ */
+const asIndexed = (summary: TranscriptSummary) => ({
+  ...summary,
+  usage: {
+    ...summary.usage,
+    recent: new Map([...summary.usage.recent].slice(-PERSISTED_USAGE_IDS)),
+  },
+})
+
 /** Deep equality, plus the iteration order of Maps and Sets (which toEqual ignores). */
 function expectSameSummaries(actual: TranscriptSummary[], expected: TranscriptSummary[]) {
-  expect(byPath(actual)).toEqual(expected)
+  expect(byPath(actual).map(asIndexed)).toEqual(expected.map(asIndexed))
   expect(byPath(actual).map(encodeTranscriptSummary)).toEqual(expected.map(encodeTranscriptSummary))
+}
+
+/** The files of an index as written (`navi-jsonl-index/2`: a header line, then the files). */
+function indexOf(text: string): { files: unknown[] } {
+  return { files: JSON.parse(text.split('\n')[1] ?? '') as unknown[] }
 }
 
 async function warmedUp(): Promise<void> {
@@ -239,13 +259,13 @@ describe('claude transcript index', () => {
   it('re-reads only the file whose indexed summary does not decode', async () => {
     await writeCorpus(3)
     await warmedUp()
-    const index = JSON.parse(await readFile(cacheFile, 'utf8')) as {
-      files: { path: string; summary: unknown }[]
-    }
-    const broken = index.files.find((f) => f.path === transcriptPath(2))
+    // The files line no longer matches the header's hash: every entry is validated, the bad one dropped.
+    const [header, body] = (await readFile(cacheFile, 'utf8')).split('\n')
+    const files = JSON.parse(body ?? '') as { path: string; summary: unknown }[]
+    const broken = files.find((f) => f.path === transcriptPath(2))
     if (!broken) throw new Error('transcript 2 is not indexed')
     broken.summary = { turns: 'many' }
-    await writeFile(cacheFile, JSON.stringify(index))
+    await writeFile(cacheFile, `${header ?? ''}\n${JSON.stringify(files)}`)
 
     const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
@@ -276,7 +296,7 @@ describe('claude transcript index', () => {
     const source = createClaudeTranscriptSource(temp.paths)
     expect((await source.scan()).summaries).toHaveLength(2)
     await source.flush()
-    const index = JSON.parse(await readFile(cacheFile, 'utf8')) as { files: { path: string }[] }
+    const index = indexOf(await readFile(cacheFile, 'utf8')) as { files: { path: string }[] }
     expect(index.files.map((f) => f.path).sort()).toEqual([transcriptPath(1), transcriptPath(2)])
 
     await rm(cacheFile)

@@ -10,6 +10,7 @@ import type { CodexRolloutSummary } from '../core/source-records.ts'
 import {
   CODEX_SUMMARY_VERSION,
   decodeCodexSummary,
+  reviveCodexSummary,
   encodeCodexSummary,
 } from '../core/summary-codec.ts'
 import { createJsonlFileSet } from './jsonl-file-set.ts'
@@ -100,6 +101,7 @@ export function createCodexRolloutSource(
     version: CODEX_SUMMARY_VERSION,
     encode: encodeCodexSummary,
     decode: decodeCodexSummary,
+    revive: reviveCodexSummary,
   }
   const files = createJsonlFileSet<CodexRolloutSummary>(
     {

@@ -27,6 +27,7 @@ import {
   openRegularForAppend,
   readRegularRange,
   readRegularText,
+  readRegularTextSync,
   UnreadableFileError,
 } from './safe-read.ts'
 import { appendDurably, writeFileSafely } from './safe-write.ts'
@@ -81,6 +82,21 @@ export interface EventLog {
   readonly corruptFile: string
 }
 
+/**
+ * When a marker says the log was last pruned; -Infinity (prune now) when there is none, it cannot be read,
+ * or it names a time after `now` (a clock that jumped back must not put pruning off).
+ */
+function lastPruneOnDisk(marker: string, now: number): number {
+  let at: number
+  try {
+    at = Number(readRegularTextSync(marker, { maxBytes: 64 }).trim())
+  } catch {
+    // No marker yet (a first run), or not one Navi wrote: prune, which writes it.
+    return -Infinity
+  }
+  return Number.isFinite(at) && at <= now ? at : -Infinity
+}
+
 /** Open (lazily: nothing is read or created before the first call) the event log in `file`. */
 export function createEventLog(file: string, options: EventLogOptions = {}): EventLog {
   const clock = options.clock ?? Date.now
@@ -88,6 +104,15 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   const pruneEveryMs = options.pruneEveryMs ?? 5 * 60_000
   const stale = options.lockStaleMs ?? 10_000
   const corruptFile = join(dirname(file), `${basename(file, '.jsonl')}.corrupt.jsonl`)
+  /** When the log was last pruned, by any process: a prune reads and may rewrite the whole log. */
+  const prunedMarker = join(dirname(file), `${basename(file, '.jsonl')}.pruned`)
+  const recordPrune = async (at: number): Promise<void> => {
+    try {
+      await writeFileSafely(prunedMarker, `${String(at)}\n`)
+    } catch {
+      // Without the marker the next process prunes again: slower, never wrong.
+    }
+  }
   const nowMs = (now?: Date | number): number => toMs(now ?? clock())
 
   /** Ids in the file (as of `offset`), with their event time, so appends can skip known ones. */
@@ -149,47 +174,52 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
   }
 
   const append = (events: readonly EngineEvent[]): Promise<EngineEvent[]> =>
-    serial(() =>
-      withLock(async () => {
-        const { size, partialTail } = await refresh()
-        const fresh: EngineEvent[] = []
-        const landed: EngineEvent[] = []
-        const lines: string[] = []
-        const batch = new Set<string>()
-        for (const event of events) {
-          if (batch.has(event.id)) continue
-          if (known.has(event.id)) {
-            // Written by a failed append of ours: on disk, but its caller never heard of it.
-            if (unsettled.delete(event.id)) landed.push(event)
-            continue
-          }
-          const line = serializeEvent(event)
-          // Only write what reads back as an event; anything else would be a corrupt line.
-          if (!parseEventLine(line)) continue
-          batch.add(event.id)
-          fresh.push(event)
-          lines.push(line)
-        }
-        if (fresh.length === 0) return landed
-        // Under the lock nobody is mid-write, so an unterminated tail is a crash leftover: end it, so our
-        // first line does not get glued to it (the prune then moves it to the corrupt file).
-        const text = `${partialTail ? '\n' : ''}${lines.join('\n')}\n`
-        try {
-          const written = await appendDurably(file, Buffer.from(text, 'utf8'))
-          offset = size + written
-        } catch (error) {
-          // The ones found on disk above are still unheard of by the caller: report them next time.
-          for (const event of [...landed, ...fresh]) unsettled.add(event.id)
-          throw error
-        }
-        for (const event of fresh) {
-          known.set(event.id, eventTime(event))
-          unsettled.delete(event.id)
-        }
-        const order = new Map(events.map((event, index) => [event.id, index]))
-        return [...landed, ...fresh].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
-      }),
-    )
+    // Nothing to write touches nothing: no lock, no read (most cycles, every read-only command).
+    events.length === 0 && unsettled.size === 0
+      ? Promise.resolve([])
+      : serial(() =>
+          withLock(async () => {
+            const { size, partialTail } = await refresh()
+            const fresh: EngineEvent[] = []
+            const landed: EngineEvent[] = []
+            const lines: string[] = []
+            const batch = new Set<string>()
+            for (const event of events) {
+              if (batch.has(event.id)) continue
+              if (known.has(event.id)) {
+                // Written by a failed append of ours: on disk, but its caller never heard of it.
+                if (unsettled.delete(event.id)) landed.push(event)
+                continue
+              }
+              const line = serializeEvent(event)
+              // Only write what reads back as an event; anything else would be a corrupt line.
+              if (!parseEventLine(line)) continue
+              batch.add(event.id)
+              fresh.push(event)
+              lines.push(line)
+            }
+            if (fresh.length === 0) return landed
+            // Under the lock nobody is mid-write, so an unterminated tail is a crash leftover: end it, so our
+            // first line does not get glued to it (the prune then moves it to the corrupt file).
+            const text = `${partialTail ? '\n' : ''}${lines.join('\n')}\n`
+            try {
+              const written = await appendDurably(file, Buffer.from(text, 'utf8'))
+              offset = size + written
+            } catch (error) {
+              // The ones found on disk above are still unheard of by the caller: report them next time.
+              for (const event of [...landed, ...fresh]) unsettled.add(event.id)
+              throw error
+            }
+            for (const event of fresh) {
+              known.set(event.id, eventTime(event))
+              unsettled.delete(event.id)
+            }
+            const order = new Map(events.map((event, index) => [event.id, index]))
+            return [...landed, ...fresh].sort(
+              (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
+            )
+          }),
+        )
 
   const prune = (now?: Date | number): Promise<PruneResult> =>
     serial(() =>
@@ -203,6 +233,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         const { kept, keptIds, corrupt, dropped } = pruneEventLines(lines, at, maxAgeMs)
         lastPruneAt = at
         const result = { kept: kept.length, dropped, corrupt: corrupt.length }
+        await recordPrune(at)
         if (dropped === 0 && corrupt.length === 0 && partial === '') return result
         // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
         if (corrupt.length > 0) {
@@ -226,7 +257,11 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     corruptFile,
     append,
     prune,
-    pruneIfDue: async (now) => (nowMs(now) - lastPruneAt >= pruneEveryMs ? prune(now) : null),
+    pruneIfDue: async (now) => {
+      // A new process (every CLI command) knows when any process last pruned from the marker file.
+      if (lastPruneAt === -Infinity) lastPruneAt = lastPruneOnDisk(prunedMarker, nowMs(now))
+      return nowMs(now) - lastPruneAt >= pruneEveryMs ? prune(now) : null
+    },
     readAll: async () => {
       let text: string
       try {

@@ -68,7 +68,8 @@ function ceilingDirectories(env: NodeJS.ProcessEnv): Set<string> {
 
 function deviceOf(path: string): number | null {
   try {
-    return statSync(path).dev
+    // No exception for a missing path: walking up from a cwd that is gone meets many.
+    return statSync(path, { throwIfNoEntry: false })?.dev ?? null
   } catch {
     // Unknown device: the walk stops there, as it would at a filesystem boundary.
     return null
@@ -145,8 +146,9 @@ export function refusedRepos(): Map<string, string> {
 
 function entryKind(path: string): 'dir' | 'file' | null {
   try {
-    const stat = statSync(path)
-    return stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : null
+    // No `.git` is the usual case on the way up: asked without an exception, which costs more than the stat.
+    const stat = statSync(path, { throwIfNoEntry: false })
+    return stat?.isDirectory() ? 'dir' : stat?.isFile() ? 'file' : null
   } catch {
     // No `.git` here (the usual case on the way up): keep walking.
     return null

@@ -15,7 +15,7 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './s
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
  * index written by an older Navi is ignored instead of mixing two versions of the fold.
  */
-export const TRANSCRIPT_SUMMARY_VERSION = 5
+export const TRANSCRIPT_SUMMARY_VERSION = 6
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
 export const CODEX_SUMMARY_VERSION = 3
 
@@ -68,7 +68,8 @@ const encodedTranscriptSchema = z.object({
   usage: z.object({
     totals: tokenUsageSchema,
     messages: z.number(),
-    recent: z.array(z.tuple([z.string(), tokenUsageSchema])),
+    /** `[id, input, output, cache_read, cache_creation]` of the last responses (see PERSISTED_USAGE_IDS). */
+    recent: z.array(z.tuple([z.string(), z.number(), z.number(), z.number(), z.number()])),
   }),
   lastPrompt: nullableString,
   title: nullableString,
@@ -108,11 +109,23 @@ const encodedTranscriptSchema = z.object({
 })
 type EncodedTranscript = z.infer<typeof encodedTranscriptSchema>
 
+/**
+ * Responses whose usage the index remembers by id. A file resumes at a line boundary, and only a response
+ * whose lines straddle it can repeat an id after the resume; those lines are consecutive, so the last few
+ * ids are all that can matter (the fold's own window, RECENT_USAGE_IDS, is wider for interleaved
+ * sub-agents). Most of an index entry was these ids, parsed again by every start.
+ */
+export const PERSISTED_USAGE_IDS = 8
+
 /** Maps and Sets become arrays of entries, in their iteration order. */
 export function encodeTranscriptSummary(summary: TranscriptSummary): EncodedTranscript {
+  const recent = [...summary.usage.recent].slice(-PERSISTED_USAGE_IDS)
   return {
     ...summary,
-    usage: { ...summary.usage, recent: [...summary.usage.recent] },
+    usage: {
+      ...summary.usage,
+      recent: recent.map(([id, u]) => [id, u.input, u.output, u.cache_read, u.cache_creation]),
+    },
     subagentIds: [...summary.subagentIds],
     taskCalls: [...summary.taskCalls],
     pendingToolUses: [...(summary.pendingToolUses ?? [])],
@@ -122,11 +135,34 @@ export function encodeTranscriptSummary(summary: TranscriptSummary): EncodedTran
 /** The summary `encodeTranscriptSummary` was given, or null when `data` is not one for `path`. */
 export function decodeTranscriptSummary(data: unknown, path: string): TranscriptSummary | null {
   const parsed = encodedTranscriptSchema.safeParse(data)
-  if (!parsed.success || parsed.data.path !== path) return null
-  const encoded = parsed.data
+  if (!parsed.success) return null
+  return reviveTranscriptSummary(parsed.data, path)
+}
+
+/**
+ * `decodeTranscriptSummary` without the validation, for what `encodeTranscriptSummary` wrote itself (an
+ * index whose hash matched, jsonl-index-cache.ts).
+ */
+export function reviveTranscriptSummary(data: unknown, path: string): TranscriptSummary | null {
+  const encoded = data as EncodedTranscript
+  if (encoded.path !== path) return null
   return {
     ...encoded,
-    usage: { ...encoded.usage, recent: new Map(encoded.usage.recent) },
+    usage: {
+      ...encoded.usage,
+      recent: new Map(
+        encoded.usage.recent.map(([id, input, output, cache_read, cache_creation]) => [
+          id,
+          {
+            input,
+            output,
+            cache_read,
+            cache_creation,
+            total: input + output + cache_read + cache_creation,
+          },
+        ]),
+      ),
+    },
     subagentIds: new Set(encoded.subagentIds),
     taskCalls: new Map(encoded.taskCalls),
     pendingToolUses: new Map(encoded.pendingToolUses),
@@ -159,4 +195,10 @@ export function encodeCodexSummary(summary: CodexRolloutSummary): CodexRolloutSu
 export function decodeCodexSummary(data: unknown, path: string): CodexRolloutSummary | null {
   const parsed = codexSummarySchema.safeParse(data)
   return parsed.success && parsed.data.path === path ? parsed.data : null
+}
+
+/** `decodeCodexSummary` without the validation, for what a Navi encoded itself. */
+export function reviveCodexSummary(data: unknown, path: string): CodexRolloutSummary | null {
+  const summary = data as CodexRolloutSummary
+  return summary.path === path ? summary : null
 }

@@ -2,6 +2,8 @@
  * Content rows for Navi's snapshots and transcript index, Claude Code's settings.json, registered
  * repositories and checklists.
  */
+import { createHash } from 'node:crypto'
+import { TRANSCRIPT_SUMMARY_VERSION } from '../../../electron/engine/core/summary-codec.ts'
 import { execFileSync } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -85,17 +87,17 @@ const entry = (ctx: CaseContext, over: Record<string, unknown>) => ({
 const INDEX_ROWS: BadInput[] = [
   index('an offset far beyond the file', (ctx) => ({
     format: 'navi-jsonl-index/1',
-    summaryVersion: 2,
+    summaryVersion: TRANSCRIPT_SUMMARY_VERSION,
     files: [entry(ctx, { offset: 1e12 })],
   })),
   index('a negative offset', (ctx) => ({
     format: 'navi-jsonl-index/1',
-    summaryVersion: 2,
+    summaryVersion: TRANSCRIPT_SUMMARY_VERSION,
     files: [entry(ctx, { offset: -5 })],
   })),
   index('a summary with 1e308 tokens and year-9999 times', (ctx) => ({
     format: 'navi-jsonl-index/1',
-    summaryVersion: 2,
+    summaryVersion: TRANSCRIPT_SUMMARY_VERSION,
     files: [
       entry(ctx, {
         summary: { usage: { totals: { input: 1e308 } }, lastActivity: '9999-01-01T00:00:00Z' },
@@ -104,12 +106,35 @@ const INDEX_ROWS: BadInput[] = [
   })),
   index('an entry pointing at /dev/zero', () => ({
     format: 'navi-jsonl-index/1',
-    summaryVersion: 2,
+    summaryVersion: TRANSCRIPT_SUMMARY_VERSION,
     files: [{ path: '/dev/zero', dev: 0, ino: 0, size: 0, mtimeMs: 0, offset: 0, summary: {} }],
   })),
+  row('transcript index', 'a forged hash over summaries that are not ones', async (ctx) => {
+    await ctx.transcript([
+      {
+        type: 'user',
+        message: { role: 'user', content: 'hi' },
+        cwd: ctx.scratch,
+        sessionId: SESSION_ID,
+        timestamp: new Date().toISOString(),
+      },
+    ])
+    const path = entry(ctx, {}).path
+    const body = JSON.stringify([
+      entry(ctx, { summary: { path, usage: 5 } }),
+      entry(ctx, { path: `${path}.x`, summary: { path: `${path}.x`, subagentIds: 5 } }),
+    ])
+    const sha256 = createHash('sha256').update(body).digest('hex')
+    const header = JSON.stringify({
+      format: 'navi-jsonl-index/2',
+      summaryVersion: TRANSCRIPT_SUMMARY_VERSION,
+      sha256,
+    })
+    await ctx.write(ctx.paths.transcriptIndex, `${header}\n${body}`)
+  }),
   index('100,000 entries', (ctx) => ({
     format: 'navi-jsonl-index/1',
-    summaryVersion: 2,
+    summaryVersion: TRANSCRIPT_SUMMARY_VERSION,
     files: Array.from({ length: 100_000 }, (_, i) => entry(ctx, { path: `/x/${i}.jsonl` })),
   })),
 ]
