@@ -12,6 +12,8 @@ import { join } from 'node:path'
 import { createRandom } from './report.ts'
 import { buildTurn, type SessionContext } from './transcript-lines.ts'
 
+export { appendedPromptLine } from './appended-line.ts'
+
 export interface CorpusSpec {
   /** Root of the corpus; the Claude config dir is `<root>/claude`. */
   root: string
@@ -148,33 +150,6 @@ async function writeSession(
     out.end(() => done())
   })
   return bytes
-}
-
-/**
- * A 1 KiB line (a typed prompt), as a user appends to a running session; ends with a newline.
- * `timestamp` keeps it the newest line of the file.
- */
-export function appendedPromptLine(sessionId: string, cwd: string, at: Date): string {
-  const line = {
-    parentUuid: null,
-    isSidechain: false,
-    type: 'user',
-    message: { role: 'user', content: '' },
-    uuid: `bench-append-${at.getTime()}`,
-    timestamp: at.toISOString(),
-    permissionMode: 'default',
-    origin: { kind: 'human' },
-    promptSource: 'typed',
-    userType: 'external',
-    entrypoint: 'cli',
-    cwd,
-    sessionId,
-    version: '2.1.197',
-    gitBranch: 'main',
-  }
-  const bare = Buffer.byteLength(`${JSON.stringify(line)}\n`)
-  line.message.content = 'please also update the changelog '.repeat(40).slice(0, 1024 - bare)
-  return `${JSON.stringify(line)}\n`
 }
 
 function gaussian(random: () => number): number {

@@ -6,7 +6,7 @@
  * Run by bench/index-corpus.ts: `node bin/run-ts.mjs bench/lib/index-child.ts [--append …]`.
  */
 import { appendFile, readFile } from 'node:fs/promises'
-import { appendedPromptLine } from './corpus.ts'
+import { appendedPromptLine } from './appended-line.ts'
 
 const processStart = performance.now()
 const { createEngine } = await import('../../electron/engine/index.ts')

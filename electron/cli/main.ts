@@ -3,17 +3,13 @@ import { parseArgs } from 'node:util'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { parseDuration } from '../../shared/duration.ts'
 import { USAGE } from './usage.ts'
-import { hooksStatus, installHooks, uninstallHooks } from '../runtime/hooks.ts'
 import {
   createNaviRuntime,
   resolvePaths,
   type EnginePaths,
   type NaviRuntime,
 } from '../runtime/index.ts'
-import { runDoctor } from './doctor.ts'
-import { briefCommand, printPmForWatch } from './brief.ts'
-import { memoryCommand, usageCommand } from './pm-commands.ts'
-import { parsePort, serveCommand } from './serve/serve-command.ts'
+import { parsePort } from './serve/parse-port.ts'
 import {
   createErrorEcho,
   printErr,
@@ -83,16 +79,18 @@ export async function runCli(argv: string[]): Promise<number> {
       print({ events }, formatEvents(events))
       return 0
     }
+    // What only some commands need is loaded by those commands alone: a read-only command starts sooner.
     case 'watch':
       return watch(paths, values.json, !values['no-pm'])
     case 'brief':
-      return briefCommand(paths, print)
+      return (await import('./brief.ts')).briefCommand(paths, print)
     case 'serve': {
       const port = parsePort(values.port)
       if (port === null) {
         printErr(`navi: --port expects a port number (0-65535), got "${values.port}"`)
         return 2
       }
+      const { serveCommand } = await import('./serve/serve-command.ts')
       return serveCommand(paths, {
         port,
         open: values.open,
@@ -101,6 +99,7 @@ export async function runCli(argv: string[]): Promise<number> {
       })
     }
     case 'hooks': {
+      const { hooksStatus, installHooks, uninstallHooks } = await import('../runtime/hooks.ts')
       if (sub === 'install') {
         const result = await installHooks(paths)
         print(
@@ -130,10 +129,11 @@ export async function runCli(argv: string[]): Promise<number> {
       return 0
     }
     case 'usage':
-      return usageCommand(paths, print)
+      return (await import('./pm-commands.ts')).usageCommand(paths, print)
     case 'memory':
-      return memoryCommand(paths, sub, positionals[2], print)
+      return (await import('./pm-commands.ts')).memoryCommand(paths, sub, positionals[2], print)
     case 'doctor': {
+      const { runDoctor } = await import('./doctor.ts')
       const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
       try {
         const report = await runDoctor(paths, runtime.engine)
@@ -196,7 +196,7 @@ async function watch(paths: EnginePaths, json: boolean, withPm: boolean): Promis
     }
     echoErrors(state.errors)
   })
-  if (runtime.pm) printPmForWatch(runtime.pm, json)
+  if (runtime.pm) (await import('./brief.ts')).printPmForWatch(runtime.pm, json)
   try {
     const state = await runtime.start()
     echoErrors(state.errors)

@@ -9,7 +9,6 @@ import type {
   ToolStatus,
 } from '../../shared/ipc-contract.ts'
 import type { BriefingState, CachedBriefing, PmRunStatus } from '../../shared/schemas/briefing.ts'
-import { installHooksCommand } from './hooks.ts'
 import { focusTmuxPane, type TmuxTarget } from '../engine/adapters/tmux-focus.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
@@ -99,7 +98,11 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
 
     'settings:set': (patch) => deps.settings.set(patch),
 
-    'hooks:install': () => (deps.installHooks ?? (() => installHooksCommand(deps.paths)))(),
+    'hooks:install': async () =>
+      deps.installHooks
+        ? deps.installHooks()
+        : // Loaded when asked for: editing Claude's settings needs a JSONC library no other call does.
+          (await import('./hooks.ts')).installHooksCommand(deps.paths),
 
     'session:focus': async ({ session_id }) => {
       const session = deps.engine.getSessions().find((s) => s.id === session_id)

@@ -10,7 +10,7 @@ import type { CommandResult, ContractHandlers } from '../../shared/ipc-contract.
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
-import { createPm, type Pm } from '../pm/index.ts'
+import type { Pm } from '../pm/index.ts'
 import { createConfigSource, type ConfigSource } from './config-source.ts'
 import { createContractHandlers } from './contract-handlers.ts'
 import { createPushHub, type PushHub } from './push-hub.ts'
@@ -97,8 +97,9 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     },
     ...(opts.clock ? { clock: opts.clock } : {}),
   })
+  // Loaded only for a runtime with a PM: the read-only commands never load it.
   const pm = opts.pm
-    ? createPm({
+    ? (await import('../pm/index.ts')).createPm({
         paths,
         engine,
         settings: config.get().config.pm,

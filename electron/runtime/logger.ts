@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import electronLog from 'electron-log/node.js'
 import type { Log } from '../../shared/log.ts'
 import { inertLine } from '../../shared/text.ts'
 
@@ -24,24 +23,54 @@ const MAX_MESSAGE = 2000
 
 export const logFile = (naviHome: string): string => join(naviHome, 'logs', 'navi.log')
 
-/** The log of the Navi whose home is `naviHome` (each home its own file, so tests never share one). */
+type Level = 'error' | 'warn' | 'info'
+
+/**
+ * The log of the Navi whose home is `naviHome` (each home its own file, so tests never share one).
+ * electron-log is loaded on the first entry, not before: most runs of a CLI command write none, and
+ * loading it was a tenth of `navi status`. Entries keep their order.
+ */
 export function createLogger(naviHome: string): NaviLogger {
   const file = logFile(naviHome)
-  const logger = electronLog.create({ logId: `navi:${file}` })
-  logger.transports.file.resolvePathFn = () => file
-  logger.transports.file.maxSize = MAX_BYTES
-  logger.transports.file.format = '[{y}-{m}-{d} {h}:{i}:{s}.{ms}] [{level}] {scope} {text}'
-  // The faces decide what reaches the terminal; the log is a file.
-  logger.transports.console.level = false
-  const clean = (message: string) => inertLine(message).slice(0, MAX_MESSAGE)
+  type Scoped = Record<Level, (message: string) => void>
+  let loading: Promise<(scope: LogScope) => Scoped> | null = null
+  const load = () =>
+    (loading ??= import('electron-log/node.js').then(({ default: electronLog }) => {
+      const logger = electronLog.create({ logId: `navi:${file}` })
+      logger.transports.file.resolvePathFn = () => file
+      logger.transports.file.maxSize = MAX_BYTES
+      logger.transports.file.format = '[{y}-{m}-{d} {h}:{i}:{s}.{ms}] [{level}] {scope} {text}'
+      // The faces decide what reaches the terminal; the log is a file.
+      logger.transports.console.level = false
+      const scopes = new Map<LogScope, Scoped>()
+      return (scope: LogScope) => {
+        let scoped = scopes.get(scope)
+        if (!scoped) {
+          scoped = logger.scope(scope)
+          scopes.set(scope, scoped)
+        }
+        return scoped
+      }
+    }))
+  /** Entries in the order they were made, whatever the loading takes. */
+  let queue: Promise<void> = Promise.resolve()
+  const write = (scope: LogScope, level: Level, message: string) => {
+    const text = inertLine(message).slice(0, MAX_MESSAGE)
+    queue = queue
+      .then(load)
+      .then((scoped) => scoped(scope)[level](text))
+      .catch((error: unknown) => {
+        // The log is where failures go; when it cannot be written, stderr is what is left.
+        process.stderr.write(`navi: cannot write the log ${file}: ${String(error)}\n`)
+      })
+  }
   return {
     file,
     scope(name) {
-      const scoped = logger.scope(name)
       return {
-        error: (message) => scoped.error(clean(message)),
-        warn: (message) => scoped.warn(clean(message)),
-        info: (message) => scoped.info(clean(message)),
+        error: (message) => write(name, 'error', message),
+        warn: (message) => write(name, 'warn', message),
+        info: (message) => write(name, 'info', message),
       }
     },
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defaultConfig, isIgnored, parseConfig } from '../../electron/engine/core/config.ts'
+import { defaultConfig, isIgnored } from '../../electron/engine/core/config.ts'
+import { parseConfig } from '../../electron/engine/core/config-yaml.ts'
 import { parseDuration } from '../../shared/duration.ts'
 
 const FILE = '/home/ada/.navi/config.yaml'

@@ -17,13 +17,7 @@ export interface ServeOptions {
   json: boolean
 }
 
-/** `--port` as a port number, or null when it is not one (0 = any free port). */
-export function parsePort(value: string | undefined): number | null {
-  if (value === undefined) return 0
-  if (!/^\d{1,5}$/.test(value)) return null
-  const port = Number(value)
-  return port <= 65_535 ? port : null
-}
+export { parsePort } from './parse-port.ts'
 
 export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after the URL (or during start-up) stops cleanly.

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import { defaultConfig, parseConfig, type ConfigError, type ParsedConfig } from '../core/config.ts'
+import { defaultConfig, type ConfigError, type ParsedConfig } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { applySettingsOverrides } from '../core/settings-overlay.ts'
 import type { NaviConfig } from '../../../shared/schemas/config.ts'
@@ -49,7 +49,7 @@ async function loadConfigYaml(
       exists: true,
     }
   }
-  return { ...parseOnce(text, file, home), exists: true }
+  return { ...(await parseOnce(text, file, home)), exists: true }
 }
 
 /**
@@ -59,8 +59,10 @@ async function loadConfigYaml(
  */
 let lastParse: { text: string; file: string; home: string; parsed: ParsedConfig } | null = null
 
-function parseOnce(text: string, file: string, home: string): ParsedConfig {
+async function parseOnce(text: string, file: string, home: string): Promise<ParsedConfig> {
   if (lastParse?.text !== text || lastParse.file !== file || lastParse.home !== home) {
+    // The YAML reader is loaded only when there is a file to read.
+    const { parseConfig } = await import('../core/config-yaml.ts')
     lastParse = { text, file, home, parsed: parseConfig(text, file, home) }
   }
   return structuredClone(lastParse.parsed)
