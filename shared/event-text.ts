@@ -4,7 +4,8 @@
  * transcript wrote is untrusted: it comes out inert, on one line, clipped. Pure; no node:*.
  */
 import type { EngineEvent } from './schemas/event.ts'
-import { SESSION_STATUS_LABEL, type SessionStatus } from './schemas/session.ts'
+import type { SessionStatus } from './schemas/session.ts'
+import { SESSION_STATUS_LABEL } from './labels.ts'
 import { clipText } from './text.ts'
 
 /** How much of each untrusted field fits: a list row has room for little, a notification for more. */

@@ -1,8 +1,9 @@
 /** Human output of the `navi` CLI: short, aligned, pure (text in, text out). */
 import { turnActivityText } from '../../shared/activity-text.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
-import { pbiLabel, type ProjectSnapshot } from '../../shared/schemas/project.ts'
-import { SESSION_STATUS_LABEL, type Session } from '../../shared/schemas/session.ts'
+import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+import type { Session } from '../../shared/schemas/session.ts'
+import { pbiLabel, SESSION_STATUS_LABEL } from '../../shared/labels.ts'
 import type { DoctorOutput } from '../../shared/schemas/cli.ts'
 import { describeEvent } from '../../shared/event-text.ts'
 import { clipText, inertLine } from '../../shared/text.ts'

@@ -3,12 +3,11 @@ import { parseArgs } from 'node:util'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { parseDuration } from '../../shared/duration.ts'
 import { USAGE } from './usage.ts'
-import {
-  createNaviRuntime,
-  resolvePaths,
-  type EnginePaths,
-  type NaviRuntime,
-} from '../runtime/index.ts'
+import type { NaviRuntime } from '../runtime/index.ts'
+import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
+import { askRunningNavi } from '../runtime/query-client.ts'
+import type { QueryChannel } from '../runtime/query-protocol.ts'
+import type { IpcOutput } from '../../shared/ipc-contract.ts'
 import { parsePort } from './serve/parse-port.ts'
 import {
   createErrorEcho,
@@ -53,16 +52,12 @@ export async function runCli(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'status': {
-      const state = await readOnce(paths, { force: true }, (runtime) =>
-        runtime.handlers['state:get'](),
-      )
+      const state = await readOnce(paths, { force: true }, 'state:get', undefined)
       print(state, formatStatus(state.projects, Date.now()) + errorsFooter(state.errors))
       return 0
     }
     case 'sessions': {
-      const out = await readOnce(paths, { force: true }, (runtime) =>
-        runtime.handlers['sessions:list']({ all: values.all }),
-      )
+      const out = await readOnce(paths, { force: true }, 'sessions:list', { all: values.all })
       print(out, formatSessions(out.sessions, Date.now()))
       return 0
     }
@@ -73,9 +68,7 @@ export async function runCli(argv: string[]): Promise<number> {
         return 2
       }
       const since = sinceMs === null ? undefined : new Date(Date.now() - sinceMs).toISOString()
-      const events = await readOnce(paths, { force: false }, (runtime) =>
-        allEvents(runtime, { since, project: values.project }),
-      )
+      const events = await allEvents(paths, { since, project: values.project })
       print({ events }, formatEvents(events))
       return 0
     }
@@ -134,6 +127,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return (await import('./pm-commands.ts')).memoryCommand(paths, sub, positionals[2], print)
     case 'doctor': {
       const { runDoctor } = await import('./doctor.ts')
+      const { createNaviRuntime } = await import('../runtime/index.ts')
       const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
       try {
         const report = await runDoctor(paths, runtime.engine)
@@ -149,44 +143,108 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-/** One refresh of a read-only runtime, one answer from it, then everything stopped. */
-async function readOnce<T>(
+/** Answers read-only channels, from a running Navi or from a runtime of this process. */
+interface Reader {
+  read<C extends QueryChannel>(
+    channel: C,
+    input: Parameters<NaviRuntime['handlers'][C]>[0],
+  ): Promise<IpcOutput<C>>
+  close(): Promise<void>
+}
+
+/**
+ * A reader that asks the Navi running with this home when there is one (it keeps its state current, so
+ * the answer costs a socket round trip), else refreshes a read-only runtime of this process once and
+ * reads it (`force`: every repository read with git, as a one-off look wants).
+ */
+async function openReader<C extends QueryChannel>(
   paths: EnginePaths,
   opts: { force: boolean },
-  read: (runtime: NaviRuntime) => Promise<T>,
-): Promise<T> {
+  first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
+): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
+  const asked = await askRunningNavi(paths, first.channel, first.input)
+  if (asked.ok) {
+    const remote: Reader = {
+      async read(channel, input) {
+        const next = await askRunningNavi(paths, channel, input)
+        if (next.ok) return next.data
+        throw new Error(`the running Navi stopped answering: ${next.reason}`)
+      },
+      close: async () => undefined,
+    }
+    return { reader: remote, answer: asked.data }
+  }
+  if (asked.reason === 'failed')
+    printErr(`navi: the running Navi did not answer (${asked.message}); reading here instead`)
+  const { createNaviRuntime } = await import('../runtime/index.ts')
   const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
+  const local: Reader = {
+    read(channel, input) {
+      const handler = runtime.handlers[channel] as (
+        i: typeof input,
+      ) => Promise<IpcOutput<typeof channel>>
+      return handler(input)
+    },
+    close: () => runtime.stop(),
+  }
   try {
     await runtime.start(opts)
-    return await read(runtime)
-  } finally {
+    return { reader: local, answer: await local.read(first.channel, first.input) }
+  } catch (error) {
     await runtime.stop()
+    throw error
   }
+}
+
+/** The answer of one read-only channel (see openReader). */
+async function readOnce<C extends QueryChannel>(
+  paths: EnginePaths,
+  opts: { force: boolean },
+  channel: C,
+  input: Parameters<NaviRuntime['handlers'][C]>[0],
+): Promise<IpcOutput<C>> {
+  const { reader, answer } = await openReader(paths, opts, { channel, input })
+  await reader.close()
+  return answer
 }
 
 /** Every page of `events:list`, newest first. */
 async function allEvents(
-  runtime: NaviRuntime,
+  paths: EnginePaths,
   query: { since: string | undefined; project: string | undefined },
 ): Promise<EngineEvent[]> {
-  const events: EngineEvent[] = []
-  let before: string | undefined
-  for (;;) {
-    const page = await runtime.handlers['events:list']({
-      limit: 1000,
-      ...(before ? { before } : {}),
-      ...(query.since ? { since: query.since } : {}),
-      ...(query.project ? { project: query.project } : {}),
-    })
-    events.push(...page.events)
-    before = page.events.at(-1)?.timestamp
-    if (!page.has_more || before === undefined) return events
+  const pageInput = (before: string | undefined) => ({
+    limit: 1000,
+    ...(before ? { before } : {}),
+    ...(query.since ? { since: query.since } : {}),
+    ...(query.project ? { project: query.project } : {}),
+  })
+  const opened = await openReader(
+    paths,
+    { force: false },
+    {
+      channel: 'events:list',
+      input: pageInput(undefined),
+    },
+  )
+  try {
+    const events: EngineEvent[] = []
+    let page = opened.answer
+    for (;;) {
+      events.push(...page.events)
+      const before = page.events.at(-1)?.timestamp
+      if (!page.has_more || before === undefined) return events
+      page = await opened.reader.read('events:list', pageInput(before))
+    }
+  } finally {
+    await opened.reader.close()
   }
 }
 
 async function watch(paths: EnginePaths, json: boolean, withPm: boolean): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after "ready" (or during start-up) stops cleanly.
   const stopSignal = untilStopSignal()
+  const { createNaviRuntime } = await import('../runtime/index.ts')
   const runtime = await createNaviRuntime({ paths, mode: 'live', pm: withPm })
   const echoErrors = createErrorEcho('navi watch')
   runtime.engine.subscribe((events, state) => {

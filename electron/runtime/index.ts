@@ -17,6 +17,9 @@ import { createPushHub, type PushHub } from './push-hub.ts'
 import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
 import { createLogger, type NaviLogger } from './logger.ts'
 import { checkTools } from './tools.ts'
+import { dispatchCall } from './dispatch.ts'
+import { querySocketPath } from './query-protocol.ts'
+import { openQuerySocket, type QuerySocket } from './query-socket.ts'
 
 // What the faces may know of the parts, handed out here so that they never reach past the runtime.
 export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.ts'
@@ -74,6 +77,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
   const logger = createLogger(paths.naviHome)
   const engineLog = logger.scope('engine')
   const settingsLog = logger.scope('settings')
+  const runtimeLog = logger.scope('runtime')
   const tell =
     opts.onError ?? ((message: string) => void process.stderr.write(`navi engine: ${message}\n`))
   // Watching needs the directory; the engine creates it on its first write anyway.
@@ -128,13 +132,36 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
 
   let started = false
   let stopping: Promise<void> | null = null
+  let querySocket: QuerySocket | null = null
   const shutdown = async () => {
+    await querySocket?.close()
     offConfig()
     hub.stop()
     await pm?.stop()
     await engine.stop()
     config.dispose()
     settings.dispose()
+  }
+
+  /** `navi status`, `sessions` and `events` ask this runtime instead of reading everything again. */
+  const serveQueries = async (): Promise<QuerySocket | null> => {
+    const path = querySocketPath(paths)
+    if (path === null) {
+      runtimeLog.info(
+        `${paths.naviHome}: too deep a path for a socket; commands compute their answers`,
+      )
+      return null
+    }
+    return openQuerySocket({
+      path,
+      answer: async (channel, input) => {
+        // A full cycle that starts now: whatever changed before the question is in the answer, even
+        // a change a watcher has not told yet (repository watchers wait 75 ms for a burst to end).
+        await engine.refresh({ force: false })
+        return dispatchCall(handlers, channel, input)
+      },
+      onError: (message) => runtimeLog.info(message),
+    })
   }
 
   return {
@@ -152,6 +179,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       if (!live) return engine.refresh({ force: startOpts.force ?? false })
       const state = await engine.start()
       await pm?.start()
+      querySocket = await serveQueries()
       return state
     },
     stop() {

@@ -28,10 +28,7 @@ export const pbiSchema = z.object({
 })
 export type Pbi = z.infer<typeof pbiSchema>
 
-/** `PBI-8 Research agent` when the id is a ticket-like key, else just the title (an opaque list id). */
-export function pbiLabel(pbi: Pick<Pbi, 'id' | 'title'>): string {
-  return /^[A-Za-z]+-\d+$/.test(pbi.id) ? `${pbi.id} ${pbi.title}` : pbi.title
-}
+export { pbiLabel } from '../labels.ts'
 
 /** Git facts of a repository at one moment; null fields are unknown (not a repo, or git failed). */
 export const gitStateSchema = z.object({

@@ -10,14 +10,7 @@ export const sessionStatusSchema = z.enum([
 ])
 export type SessionStatus = z.infer<typeof sessionStatusSchema>
 
-/** The word every face (CLI, popover) shows for a status. */
-export const SESSION_STATUS_LABEL: Record<SessionStatus, string> = {
-  working: 'working',
-  needs_permission: 'permission',
-  waiting_input: 'waiting',
-  idle: 'idle',
-  ended: 'ended',
-}
+export { SESSION_STATUS_LABEL } from '../labels.ts'
 
 export const agentKindSchema = z.enum(['claude', 'codex'])
 export type AgentKind = z.infer<typeof agentKindSchema>

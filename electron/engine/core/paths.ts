@@ -52,6 +52,8 @@ export const naviFiles = (p: EnginePaths) => ({
   hooksDir: join(p.naviHome, 'hooks'),
   hookInbox: join(p.naviHome, 'hooks', 'events.jsonl'),
   hookHandler: join(p.naviHome, 'bin', 'navi-hook.mjs'),
+  /** Where a running Navi answers the read-only commands (runtime/query-socket.ts). */
+  runDir: join(p.naviHome, 'run'),
   claudeProjects: join(p.claudeConfigDir, 'projects'),
   claudeSessions: join(p.claudeConfigDir, 'sessions'),
   claudeTasks: join(p.claudeConfigDir, 'tasks'),

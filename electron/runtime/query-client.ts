@@ -1,0 +1,69 @@
+/**
+ * The asking side of the query socket (query-protocol.ts): a read-only `navi` command asks a running Navi
+ * first, and computes the answer itself only when none answers. Small on purpose (no engine, no zod):
+ * when a Navi runs, this is all a command loads besides its printing.
+ */
+import { createConnection } from 'node:net'
+import type { IpcOutput } from '../../shared/ipc-contract.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+import { QUERY_PROTOCOL, querySocketPath, type QueryChannel } from './query-protocol.ts'
+
+/** A Navi that is running answers within a cycle; one that does not after this is not waited for. */
+const ANSWER_TIMEOUT_MS = 5000
+
+/** Why no answer came: `absent` is the usual (no Navi running), the others are worth a line. */
+export type NoAnswer = { reason: 'absent' } | { reason: 'failed'; message: string }
+
+export type Asked<C extends QueryChannel> =
+  { ok: true; data: IpcOutput<C> } | ({ ok: false } & NoAnswer)
+
+/** Asks the Navi running with this home for `channel`; says why not when it cannot. */
+export function askRunningNavi<C extends QueryChannel>(
+  paths: EnginePaths,
+  channel: C,
+  input: unknown,
+  timeoutMs = ANSWER_TIMEOUT_MS,
+): Promise<Asked<C>> {
+  const path = querySocketPath(paths)
+  if (path === null) return Promise.resolve({ ok: false, reason: 'absent' })
+  return new Promise((resolve) => {
+    const socket = createConnection(path)
+    const chunks: Buffer[] = []
+    let settled = false
+    const finish = (asked: Asked<C>) => {
+      if (settled) return
+      settled = true
+      socket.destroy()
+      resolve(asked)
+    }
+    const failed = (message: string) => finish({ ok: false, reason: 'failed', message })
+    socket.setTimeout(timeoutMs, () => failed(`no answer within ${timeoutMs} ms`))
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // No socket, or one a Navi left when it died: nobody is running, the usual case.
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')
+        finish({ ok: false, reason: 'absent' })
+      else failed(error.message)
+    })
+    socket.on('connect', () => {
+      socket.write(`${JSON.stringify({ v: QUERY_PROTOCOL, channel, input })}\n`)
+    })
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('end', () => {
+      let answer: unknown
+      try {
+        answer = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      } catch {
+        return failed('its answer is not JSON')
+      }
+      const { v, result } = (answer ?? {}) as {
+        v?: unknown
+        result?: { ok?: unknown; data?: unknown; error?: { message?: unknown } }
+      }
+      if (v !== QUERY_PROTOCOL)
+        return failed(`it speaks protocol ${String(v)}, not ${QUERY_PROTOCOL}`)
+      if (result?.ok !== true)
+        return failed(String(result?.error?.message ?? 'it could not answer'))
+      finish({ ok: true, data: result.data as IpcOutput<C> })
+    })
+  })
+}

@@ -1,0 +1,51 @@
+/**
+ * How a `navi` command asks a running Navi (the tray, `navi watch`, `navi serve`) for what it already
+ * knows, instead of loading the engine and reading everything again: one JSON line asked, one answered,
+ * over a Unix socket in `$NAVI_HOME/run/` that only its owner can open (a named pipe on Windows). Only
+ * the read-only channels are served. Zod-free, so the asking side stays small.
+ */
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import type { IpcResult } from '../../shared/ipc-contract.ts'
+import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
+
+/** Bumped when a request or an answer changes shape: each side ignores the other version. */
+export const QUERY_PROTOCOL = 1
+
+/** What may be asked: reading only. Acting on agents never goes through this socket. */
+export const QUERY_CHANNELS = ['state:get', 'sessions:list', 'events:list'] as const
+export type QueryChannel = (typeof QUERY_CHANNELS)[number]
+
+export interface QueryRequest {
+  v: typeof QUERY_PROTOCOL
+  channel: QueryChannel
+  input: unknown
+}
+
+export interface QueryAnswer {
+  v: typeof QUERY_PROTOCOL
+  result: IpcResult<unknown>
+}
+
+/** A request line longer than this is not one of ours: the connection is closed. */
+export const MAX_REQUEST_BYTES = 64 * 1024
+
+/** The longest path a Unix socket may have (macOS allows 104 bytes with the terminating NUL). */
+const MAX_SOCKET_PATH = 103
+
+/**
+ * Where the socket of the Navi whose home is `paths.naviHome` is, or null where it cannot be (a home so
+ * deep that its path does not fit a socket address): then every command computes its answer itself.
+ */
+export function querySocketPath(paths: EnginePaths, platform = process.platform): string | null {
+  if (platform === 'win32') {
+    const id = createHash('sha256').update(paths.naviHome).digest('hex').slice(0, 16)
+    return `\\\\.\\pipe\\navi-query-${id}`
+  }
+  const path = join(naviFiles(paths).runDir, 'query.sock')
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : null
+}
+
+export function isQueryChannel(value: unknown): value is QueryChannel {
+  return typeof value === 'string' && (QUERY_CHANNELS as readonly string[]).includes(value)
+}

@@ -1,0 +1,161 @@
+/**
+ * The running Navi's side of the query socket (query-protocol.ts): it answers `navi status`, `sessions`
+ * and `events` from the state it keeps, after one cycle that looks at everything again (cheap in a
+ * running engine: its indexes, repositories and modules are warm). Only its owner can connect: the folder is 0700 and the socket 0600. Bounded: a few
+ * connections at a time, a request of at most 64 KiB within 10 s, and a socket left by a Navi that died
+ * is replaced, while one a live Navi answers on is left to it.
+ */
+import { chmod, lstat, mkdir, unlink } from 'node:fs/promises'
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
+import { dirname } from 'node:path'
+import type { IpcResult } from '../../shared/ipc-contract.ts'
+import { errorText } from '../../shared/log.ts'
+import {
+  isQueryChannel,
+  MAX_REQUEST_BYTES,
+  QUERY_PROTOCOL,
+  type QueryAnswer,
+  type QueryChannel,
+} from './query-protocol.ts'
+
+export interface QuerySocket {
+  readonly path: string
+  close(): Promise<void>
+}
+
+export interface QuerySocketOptions {
+  path: string
+  answer(channel: QueryChannel, input: unknown): Promise<IpcResult<unknown>>
+  /** Told why the socket is not served (another Navi serves it, the folder is not writable…). */
+  onError(message: string): void
+}
+
+const MAX_CONNECTIONS = 16
+const REQUEST_TIMEOUT_MS = 10_000
+/** How long a socket already there may take to answer a connection before it is taken for dead. */
+const PROBE_TIMEOUT_MS = 500
+
+/** Serves the socket at `opts.path`; null when it is not served (said through `onError`). */
+export async function openQuerySocket(opts: QuerySocketOptions): Promise<QuerySocket | null> {
+  const { path } = opts
+  const isPipe = process.platform === 'win32'
+  try {
+    if (!isPipe) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+      await chmod(dirname(path), 0o700)
+      if (!(await claimPath(path))) {
+        opts.onError(`${path}: another running Navi answers there; this one does not`)
+        return null
+      }
+    }
+  } catch (error) {
+    opts.onError(`${path}: cannot serve the query socket (${errorText(error)})`)
+    return null
+  }
+  const open = new Set<Socket>()
+  const server = createServer((socket) => {
+    open.add(socket)
+    socket.on('close', () => open.delete(socket))
+    serve(socket, opts)
+  })
+  server.maxConnections = MAX_CONNECTIONS
+  try {
+    await listen(server, path)
+    if (!isPipe) await chmod(path, 0o600)
+  } catch (error) {
+    server.close()
+    opts.onError(`${path}: cannot serve the query socket (${errorText(error)})`)
+    return null
+  }
+  return {
+    path,
+    async close() {
+      for (const socket of open) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      // The server removes its socket file on close; one left behind (a crash) is claimed next time.
+    },
+  }
+}
+
+/**
+ * Makes `path` free for this Navi: a socket nobody answers on (left by a Navi that died) is removed; a
+ * socket a live Navi answers on is not taken (false); anything else in its place is refused (throws).
+ */
+async function claimPath(path: string): Promise<boolean> {
+  const found = await lstat(path).catch(() => null)
+  if (found === null) return true
+  if (!found.isSocket()) throw new Error('something other than a socket is in its place')
+  if (await answers(path)) return false
+  await unlink(path)
+  return true
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createConnection(path)
+    const done = (alive: boolean) => {
+      probe.destroy()
+      resolve(alive)
+    }
+    probe.setTimeout(PROBE_TIMEOUT_MS, () => done(false))
+    probe.once('connect', () => done(true))
+    probe.once('error', () => done(false))
+  })
+}
+
+function listen(server: Server, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(path, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+/** One connection: one request line in, one answer line out, then closed. */
+function serve(socket: Socket, opts: QuerySocketOptions): void {
+  socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy())
+  // A client that goes away mid-answer is nobody's error.
+  socket.on('error', () => undefined)
+  const chunks: Buffer[] = []
+  let size = 0
+  let asked = false
+  socket.on('data', (chunk: Buffer) => {
+    if (asked) return
+    chunks.push(chunk)
+    size += chunk.length
+    const newline = chunk.indexOf(0x0a)
+    if (newline === -1) {
+      if (size > MAX_REQUEST_BYTES) socket.destroy()
+      return
+    }
+    asked = true
+    const line = Buffer.concat(chunks).toString('utf8', 0, size - chunk.length + newline)
+    void answerLine(line, opts).then((answer) => {
+      socket.end(`${JSON.stringify(answer)}\n`)
+    })
+  })
+}
+
+async function answerLine(line: string, opts: QuerySocketOptions): Promise<QueryAnswer> {
+  const fail = (code: string, message: string): QueryAnswer => ({
+    v: QUERY_PROTOCOL,
+    result: { ok: false, error: { code, message } },
+  })
+  let request: unknown
+  try {
+    request = JSON.parse(line)
+  } catch {
+    return fail('bad_request', 'not a JSON line')
+  }
+  if (typeof request !== 'object' || request === null) return fail('bad_request', 'not a request')
+  const { v, channel, input } = request as Record<string, unknown>
+  if (v !== QUERY_PROTOCOL) return fail('bad_version', `protocol ${String(v)} is not served`)
+  if (!isQueryChannel(channel)) return fail('unknown_channel', 'only read-only channels are served')
+  try {
+    return { v: QUERY_PROTOCOL, result: await opts.answer(channel, input) }
+  } catch (error) {
+    return fail('failed', errorText(error))
+  }
+}
