@@ -3,13 +3,14 @@
  * time, when the transcript indexes were last written. `runCycle` (cycle.ts) is one cycle; this runs them
  * in turn for the engine's loop (index.ts), which decides when.
  */
+import { existsSync } from 'node:fs'
 import { MIN_POLL_INTERVAL_MS } from '../../shared/schemas/config.ts'
 import type { EnginePaths } from './core/paths.ts'
 import type { SourceHints } from './core/source-hints.ts'
 import { loadConfig } from './adapters/config-file.ts'
 import type { EventLog } from './adapters/event-log.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
-import { runCycle, type CycleResult } from './cycle.ts'
+import { messageOf, runCycle, type CycleResult } from './cycle.ts'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources } from './sources.ts'
 
@@ -24,6 +25,11 @@ export interface CycleRunner {
     /** Asked for (start, refresh): no repository is taken as unchanged on its watcher's word. */
     asked: boolean
   }): Promise<{ result: CycleResult; pollIntervalMs: number }>
+  /**
+   * Writes the snapshots a cycle left behind in memory (`deferSaves`), for the engine's stop; returns what
+   * could not be written (the next start then diffs from the older file, as after a crash).
+   */
+  saveBehind(): Promise<string[]>
 }
 
 export function createCycleRunner(deps: {
@@ -33,14 +39,19 @@ export function createCycleRunner(deps: {
   repos: RepoTracker
   store: SnapshotStore
   log: EventLog
+  /** A running engine defers snapshot writes of cycles that logged nothing (cycle.ts, `behind`). */
+  deferSaves: boolean
 }): CycleRunner {
   const { paths, clock, sources } = deps
   let prev: CycleResult['snapshots'] | null = null
   let unsaved = new Set<string>()
+  let behind = new Map<string, number>()
   let baselineAt: string | null = null
   let lastIndexFlush: number | null = null
+  const folders = new Map<string, boolean>()
   return {
     async run({ force, hints, asked }) {
+      if (hints.full) folders.clear()
       prev ??= await deps.store.loadAll()
       const config = await loadConfig(paths)
       const result = await runCycle({
@@ -55,11 +66,22 @@ export function createCycleRunner(deps: {
         force,
         trustWatchers: !asked,
         hints,
+        folderExists: (dir) => {
+          let exists = folders.get(dir)
+          if (exists === undefined) {
+            exists = existsSync(dir)
+            folders.set(dir, exists)
+          }
+          return exists
+        },
         unsaved,
+        behind,
+        deferSaves: deps.deferSaves,
         baselineAt,
       })
       prev = result.snapshots
       unsaved = result.unsaved
+      behind = result.behind
       baselineAt = result.baselineAt
       // The transcript indexes can be large: written after the first cycle, then at most this often.
       if (lastIndexFlush === null || clock() - lastIndexFlush >= INDEX_FLUSH_INTERVAL_MS) {
@@ -71,6 +93,20 @@ export function createCycleRunner(deps: {
         result,
         pollIntervalMs: Math.max(MIN_POLL_INTERVAL_MS, config.config.pollIntervalMs),
       }
+    },
+    async saveBehind() {
+      const failures: string[] = []
+      for (const dir of behind.keys()) {
+        const snapshot = prev?.get(dir)
+        if (!snapshot) continue
+        try {
+          await deps.store.save(snapshot)
+        } catch (error) {
+          failures.push(`snapshot of ${dir} not saved at stop: ${messageOf(error)}`)
+        }
+      }
+      behind = new Map()
+      return failures
     },
   }
 }

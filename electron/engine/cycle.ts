@@ -1,5 +1,4 @@
 /** One engine cycle: read sources → group → snapshot → diff → log. Owns no timers. */
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
@@ -17,6 +16,8 @@ import pLimit from 'p-limit'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
 import { errorText as messageOf } from '../../shared/log.ts'
+import { isoMs } from './core/iso-ms.ts'
+import { sameJson } from './core/same-json.ts'
 
 /** A thrown value as one line of text (shared/log.ts), under the name the engine's callers use. */
 export { messageOf }
@@ -46,11 +47,29 @@ export interface CycleInput {
   /** Repositories whose watcher told nothing may be taken as unchanged (repo-tracker.ts). */
   trustWatchers: boolean
   hints: SourceHints
+  /**
+   * Whether a project's folder exists: looked at again by a full cycle, remembered by those the
+   * watchers drive (a folder's coming and going is a full cycle's business; a hinted one stats nothing
+   * it was not told about).
+   */
+  folderExists: (dir: string) => boolean
   /** Projects whose snapshot file is behind `prev` (a save failed): saved again this cycle. */
   unsaved: ReadonlySet<string>
+  /**
+   * Projects whose snapshot file is behind `prev` on purpose, since when (epoch ms). With `deferSaves`, a
+   * cycle that logged no event leaves a changed snapshot in memory for up to SNAPSHOT_SAVE_DELAY_MS: an
+   * agent writing its transcript every moment changes its project's activity every cycle, and writing
+   * (and syncing) the file each time was a fifth of a cycle. A cycle that logs events saves at once, so a
+   * restart never diffs against a snapshot older than the last logged events.
+   */
+  behind: ReadonlyMap<string, number>
+  deferSaves: boolean
   /** When the first cycle ran, if `meta.json` could not record it (events are derived after it anyway). */
   baselineAt: string | null
 }
+
+/** The longest a changed snapshot waits in memory before its file is written (see `behind`). */
+export const SNAPSHOT_SAVE_DELAY_MS = 10_000
 
 export type SessionWithProject = Session & { project: string | null }
 
@@ -62,6 +81,7 @@ export interface CycleResult {
   events: EngineEvent[]
   diagnostics: CycleDiagnostics
   unsaved: Set<string>
+  behind: Map<string, number>
   baselineAt: string | null
   /**
    * Something this cycle derived is not durable yet (the event log or a snapshot could not be written):
@@ -88,10 +108,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   )
   const meta = await input.store.loadMeta()
   const baselineAt = meta.baselineAt ?? input.baselineAt
-  const lastCycle = Math.max(
-    0,
-    ...[...input.prev.values()].map((s) => Date.parse(s.captured_at) || 0),
-  )
+  const lastCycle = Math.max(0, ...[...input.prev.values()].map((s) => isoMs(s.captured_at) || 0))
   const since = lastCycle || (baselineAt ? Date.parse(baselineAt) : now)
 
   const built = await pLimit(4).map(groups, (group) =>
@@ -139,6 +156,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
     snapshots: commit.snapshots,
     events: commit.written,
     unsaved: commit.unsaved,
+    behind: commit.behind,
     baselineAt: savedBaseline,
     pending: !commit.logged || commit.unsaved.size > 0 || baselineUnsaved,
     diagnostics: {
@@ -170,16 +188,18 @@ async function commitCycle(
   written: EngineEvent[]
   snapshots: Map<string, ProjectSnapshot>
   unsaved: Set<string>
+  behind: Map<string, number>
 }> {
   const snapshots = new Map(input.prev)
   const unsaved = new Set(input.unsaved)
+  const behind = new Map(input.behind)
   let written: EngineEvent[]
   try {
     written = await input.log.append(events)
   } catch (error) {
     // Worded the same every time, so a face that echoes new errors says it once, not every retry.
     errors.push(`event log: ${messageOf(error)}; events are kept and logged once it is writable`)
-    return { logged: false, written: [], snapshots, unsaved }
+    return { logged: false, written: [], snapshots, unsaved, behind }
   }
   for (const snapshot of current) {
     if (snapshot.git && snapshot.git.error === null) {
@@ -193,9 +213,17 @@ async function commitCycle(
   }
   let failedSaves = 0
   let firstFailure = ''
+  const defer = input.deferSaves && written.length === 0
   for (const snapshot of current) {
     const dir = snapshot.project_dir
-    if (changed(input.prev.get(dir), snapshot) || unsaved.has(dir)) {
+    const isChanged = changed(input.prev.get(dir), snapshot)
+    if (isChanged && defer && !unsaved.has(dir) && !behind.has(dir)) behind.set(dir, input.now)
+    const since = behind.get(dir)
+    const due =
+      unsaved.has(dir) ||
+      (since === undefined ? isChanged : input.now - since >= SNAPSHOT_SAVE_DELAY_MS || !defer)
+    if (due) {
+      behind.delete(dir)
       try {
         await input.store.save(snapshot)
         unsaved.delete(dir)
@@ -210,7 +238,7 @@ async function commitCycle(
   if (failedSaves > 0) {
     errors.push(`snapshots: ${failedSaves} could not be saved (${firstFailure}); retrying`)
   }
-  return { logged: true, written, snapshots, unsaved }
+  return { logged: true, written, snapshots, unsaved, behind }
 }
 
 /** Diagnostics before the first cycle. */
@@ -238,7 +266,7 @@ async function snapshotGroup(
 ): Promise<{ snapshot: ProjectSnapshot | null; newCommits: NewCommits }> {
   const prev = input.prev.get(group.projectDir) ?? null
   const errors: string[] = []
-  if (!existsSync(group.projectDir)) {
+  if (!input.folderExists(group.projectDir)) {
     errors.push(
       group.registered
         ? `${group.projectDir} does not exist (registered in config.yaml)`
@@ -247,7 +275,7 @@ async function snapshotGroup(
   }
   const lastActivity = Math.max(
     0,
-    ...group.sessions.map((s) => Date.parse(s.last_activity ?? '') || 0),
+    ...group.sessions.map((s) => (s.last_activity ? isoMs(s.last_activity) || 0 : 0)),
   )
   const read = group.isGit
     ? await input.repos.read(group.projectDir, {
@@ -269,7 +297,5 @@ async function snapshotGroup(
 /** Saves only what changed, so an idle engine writes nothing. */
 function changed(prev: ProjectSnapshot | undefined, next: ProjectSnapshot): boolean {
   if (!prev) return true
-  return (
-    JSON.stringify({ ...prev, captured_at: '' }) !== JSON.stringify({ ...next, captured_at: '' })
-  )
+  return !sameJson({ ...prev, captured_at: '' }, { ...next, captured_at: '' })
 }

@@ -125,7 +125,15 @@ export function createEngine(opts: EngineOptions): Engine {
   let watchers: DirWatchers | null = null
   let knownPids = new Set<number>()
   const watchFailures = new Set<string>()
-  const cycles = createCycleRunner({ paths: opts.paths, clock, sources, repos, store, log })
+  const cycles = createCycleRunner({
+    paths: opts.paths,
+    clock,
+    sources,
+    repos,
+    store,
+    log,
+    deferSaves: watching,
+  })
 
   /** One cycle; true when what it derived is not durable yet. */
   const cycle = async (start: NonNullable<Decision['start']>): Promise<boolean> => {
@@ -264,6 +272,7 @@ export function createEngine(opts: EngineOptions): Engine {
       repos.close()
       await running
       for (const answer of waiting.splice(0)) answer(state)
+      for (const failure of await cycles.saveBehind()) onError(failure)
       await sources.flush()
       await log.close()
     },

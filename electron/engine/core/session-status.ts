@@ -40,6 +40,7 @@ import type {
   LiveSessionRecord,
   TranscriptSummary,
 } from './source-records.ts'
+import { isoMs } from './iso-ms.ts'
 
 export interface StatusDecision {
   status: SessionStatus
@@ -78,7 +79,7 @@ export interface ClaudeStatusInput {
 
 const iso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString()
-const ms = (value: string | null | undefined): number => (value ? Date.parse(value) || 0 : 0)
+const ms = (value: string | null | undefined): number => (value ? isoMs(value) || 0 : 0)
 
 export function decideClaudeStatus(input: ClaudeStatusInput): StatusDecision {
   const { transcript, live, hook, hookPidAlive, liveFilesSupported, now } = input

@@ -12,6 +12,7 @@ import { summarizeTokens } from './usage-tally.ts'
 import { claudeTaskLists } from './claude-task-lists.ts'
 import { finishedTurns } from './transcript-turns.ts'
 import { mainTranscriptsById, sideSpendByParent, type SideTranscript } from './side-transcripts.ts'
+import { isoMs } from './iso-ms.ts'
 
 export interface ClaudeSources {
   /** Main transcripts, `projects/<enc>/<session>.jsonl`. */
@@ -220,7 +221,7 @@ function latest(values: (string | null | undefined)[]): string | null {
   let best: string | null = null
   let bestMs = Number.NEGATIVE_INFINITY
   for (const value of values) {
-    const ms = value ? Date.parse(value) : Number.NaN
+    const ms = value ? isoMs(value) : Number.NaN
     if (value && Number.isFinite(ms) && ms > bestMs) {
       best = value
       bestMs = ms

@@ -16,6 +16,7 @@ import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { TranscriptSummary } from './source-records.ts'
 import { summarizeTokens } from './usage-tally.ts'
 import { emptyTokenUsage } from './usage-tally.ts'
+import { isoMs } from './iso-ms.ts'
 
 export interface SideTranscript {
   /** The session it belongs to, from its folder (2.1.x) or its lines' `sessionId` (2.0.x). */
@@ -76,7 +77,7 @@ export function sideSpendByParent(files: readonly SideTranscript[]): Map<string,
   return byParent
 }
 
-const ms = (iso: string): number => Date.parse(iso) || 0
+const ms = (iso: string): number => isoMs(iso) || 0
 
 function add(sum: TokenUsage, more: TokenUsage): void {
   sum.input += more.input
@@ -108,6 +109,6 @@ export function duplicateTranscriptNotes(transcripts: readonly TranscriptSummary
 }
 
 function newestFirst(transcripts: readonly TranscriptSummary[]): TranscriptSummary[] {
-  const at = (t: TranscriptSummary) => (t.lastActivity ? Date.parse(t.lastActivity) || 0 : 0)
+  const at = (t: TranscriptSummary) => (t.lastActivity ? isoMs(t.lastActivity) || 0 : 0)
   return [...transcripts].sort((a, b) => at(b) - at(a))
 }

@@ -10,6 +10,7 @@ import type { Session, SessionStatus, TaskList } from '../../../shared/schemas/s
 import { countTasks, currentPbi } from './checklist.ts'
 import type { ProjectGroup } from './projects.ts'
 import { STATUS_URGENCY } from './session-status.ts'
+import { isoMs } from './iso-ms.ts'
 
 /** Ended sessions older than this leave the snapshot (their project keeps its last activity). */
 export const SESSION_RETENTION_MS = 24 * 60 * 60_000
@@ -36,10 +37,7 @@ export function buildSnapshot(input: SnapshotInput): ProjectSnapshot | null {
     ...group.sessions.map((s) => s.last_activity),
     git?.recent_commits[0]?.timestamp ?? null,
   ])
-  if (
-    !group.registered &&
-    (!lastActivity || now - Date.parse(lastActivity) > PROJECT_RETENTION_MS)
-  ) {
+  if (!group.registered && (!lastActivity || now - isoMs(lastActivity) > PROJECT_RETENTION_MS)) {
     return null
   }
   const sessions = group.sessions
@@ -87,7 +85,7 @@ export function turnActivity(sessions: readonly Session[], now: number): TurnAct
   for (const s of sessions) {
     turnsLastHour += s.recent_turn_ends.filter((at) => recent(at, now, ACTIVE_WINDOW_MS)).length
     const turn = s.last_turn
-    if (turn && (!last || Date.parse(turn.ended_at) > Date.parse(last.ended_at))) {
+    if (turn && (!last || isoMs(turn.ended_at) > isoMs(last.ended_at))) {
       last = {
         session: s.id,
         session_name: s.name,
@@ -141,7 +139,7 @@ function bySessionUrgency(a: Session, b: Session): number {
 }
 
 const urgency = (status: SessionStatus): number => STATUS_URGENCY.indexOf(status)
-const time = (value: string | null | undefined): number => (value ? Date.parse(value) || 0 : 0)
+const time = (value: string | null | undefined): number => (value ? isoMs(value) || 0 : 0)
 const recent = (value: string | null, now: number, windowMs: number): boolean =>
   value !== null && now - time(value) <= windowMs
 const prKnown = (git: GitState | null): boolean =>
