@@ -3,6 +3,8 @@
  * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`, when
  * to run a cycle included (`core/cycle-schedule.ts`).
  */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
@@ -249,6 +251,8 @@ export function createEngine(opts: EngineOptions): Engine {
           watchedDirs(opts.paths),
           (dir, file) => {
             if (isOwnWrite(opts.paths, dir, file)) return
+            // A spooled hook event that is gone again was claimed by a drain: no news either.
+            if (dir === files.hookSpool && file !== null && !existsSync(join(dir, file))) return
             const hints = noHints()
             if (noteChange(hints, opts.paths, dir, file)) watchers?.ensure()
             changed(hints)

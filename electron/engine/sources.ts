@@ -11,6 +11,7 @@ import { readClaudeTaskLists } from './adapters/claude-tasks.ts'
 import { createClaudeTranscriptSource } from './adapters/claude-transcripts.ts'
 import { createCodexRolloutSource } from './adapters/codex-rollouts.ts'
 import { createHookInbox } from './adapters/hook-inbox.ts'
+import { drainHookSpool } from './adapters/hook-spool.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createPaneLocator, type PaneLocation } from './adapters/pane-locator.ts'
 import { naviFiles, type EnginePaths } from './core/paths.ts'
@@ -57,7 +58,8 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   const hooks = createHookInbox(paths)
   const panes = createPaneLocator()
   let pids: number[] = []
-  const liveDir = naviFiles(paths).claudeSessions
+  const files = naviFiles(paths)
+  const liveDir = files.claudeSessions
   const taskLists = new Map<string, ClaudeTaskListRecord>()
   let taskCorrupt = 0
 
@@ -111,8 +113,15 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         guard('claude tasks', { lists: [] as ClaudeTaskListRecord[], corrupt: 0, errors: [] }, () =>
           readTasks(hints),
         ),
-        guard('hooks', { states: new Map<string, HookSessionState>(), corrupt: 0 }, () =>
-          hooks.read(),
+        guard(
+          'hooks',
+          { states: new Map<string, HookSessionState>(), corrupt: 0, errors: [] as string[] },
+          async () => {
+            // What the handler spooled becomes inbox lines first, so this read folds it.
+            const drained = await drainHookSpool(files.hookSpool, files.hookInbox)
+            const read = await hooks.read()
+            return { ...read, errors: [...drained.errors, ...(read.errors ?? [])] }
+          },
         ),
         guard(
           'codex',

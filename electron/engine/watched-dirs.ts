@@ -15,12 +15,18 @@ export function watchedDirs(paths: EnginePaths): { path: string; recursive: bool
     { path: files.claudeSessions, recursive: false },
     { path: files.claudeTasks, recursive: true },
     { path: files.hooksDir, recursive: false },
+    { path: files.hookSpool, recursive: false },
     { path: files.codexSessions, recursive: true },
   ]
 }
 
-/** Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake the engine; config.yaml must. */
+/**
+ * Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake the engine; config.yaml must. In the
+ * hook spool only a finished event counts (`<id>.json`): the handler's temp files and the claims and
+ * removals of a drain are nobody's news.
+ */
 export function isOwnWrite(paths: EnginePaths, dir: string, file: string | null): boolean {
+  if (dir === naviFiles(paths).hookSpool) return file !== null && !/^[^.][^/]*\.json$/.test(file)
   return dir === paths.naviHome && file !== 'config.yaml'
 }
 

@@ -10,7 +10,6 @@ import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import type { Settings } from '../../shared/schemas/settings.ts'
 import { installHooksCommand } from '../runtime/hooks.ts'
 import { createNaviRuntime, resolvePaths } from '../runtime/index.ts'
-import { findOnPath } from '../runtime/tools.ts'
 import { forwardPushes, registerIpcHandlers } from './ipc/register-handlers.ts'
 import { isPaused, pauseUntil } from './notifications/decide.ts'
 import { createNotifier } from './notifications/notifier.ts'
@@ -29,24 +28,13 @@ export interface NaviApp {
   stop(): Promise<void>
 }
 
-/**
- * The hooks run Navi's handler with the system's node: the packaged app's own binary cannot, because the
- * `runAsNode` fuse is off (it would make the signed app a general-purpose node for anyone).
- */
+/** The hooks run Navi's shell handler (no Node needed at hook time); the app ships it as a resource. */
 async function installHooksForApp(): Promise<CommandResult> {
   const paths = resolvePaths()
-  const nodePath = await findOnPath('node', process.env.PATH ?? '')
-  if (!nodePath)
-    return {
-      done: false,
-      message:
-        "Navi's hooks need Node.js on your PATH (install it from nodejs.org or with your package manager). " +
-        'Without hooks Navi still reads status from the transcripts, a little later.',
-    }
   const handlerSource = app.isPackaged
-    ? join(process.resourcesPath, 'hooks', 'navi-hook.mjs')
-    : join(app.getAppPath(), 'resources', 'hooks', 'navi-hook.mjs')
-  return installHooksCommand(paths, { nodePath, handlerSource })
+    ? join(process.resourcesPath, 'hooks', 'navi-hook.sh')
+    : join(app.getAppPath(), 'resources', 'hooks', 'navi-hook.sh')
+  return installHooksCommand(paths, { handlerSource })
 }
 
 export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {

@@ -64,7 +64,7 @@ describe('installHooks / uninstallHooks', () => {
 
     const handler = naviFiles(paths).hookHandler
     expect((await stat(handler)).mode & 0o111).not.toBe(0)
-    expect(await readFile(handler, 'utf8')).toContain('events.jsonl')
+    expect(await readFile(handler, 'utf8')).toContain('hooks/spool')
 
     const uninstall = await uninstallHooks(paths)
     expect(uninstall.changed).toBe(true)
@@ -169,7 +169,7 @@ describe('hooksStatus', () => {
       inboxPath: inbox,
     })
     expect(after.events).toEqual([...NAVI_HOOK_EVENTS])
-    expect(after.commands[0]).toContain(process.execPath)
+    expect(after.commands[0]).toMatch(/^\/bin\/sh '.*navi-hook\.sh' --navi-home /)
     expect(Date.parse(after.inboxLastWrite ?? '')).toBeGreaterThan(0)
   })
 

@@ -32,6 +32,7 @@ import { createNaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
 import { startScriptedApi, text } from '../support/scripted-api.ts'
 import { waitUntil } from '../support/wait.ts'
+import { drainedHookLines } from '../support/hook-lines.ts'
 
 type Json = Record<string, unknown>
 const unknown = (seen: Iterable<string>, known: readonly string[]) =>
@@ -88,7 +89,7 @@ describe('claude format probe (real CLI, scripted API)', () => {
       const attachmentTypes = lines.flatMap((l) =>
         l.type === 'attachment' ? [String((l.attachment as Json | undefined)?.type)] : [],
       )
-      const hookLines = (await readJsonl(join(navi.NAVI_HOME, 'hooks', 'events.jsonl'))) as Json[]
+      const hookLines = (await drainedHookLines(navi.NAVI_HOME)) as Json[]
       const listed = (JSON.parse(agents.stdout || '[]') as Json[]).find(
         (a) => a.sessionId === sessionId,
       )

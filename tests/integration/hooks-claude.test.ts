@@ -3,13 +3,13 @@
  * the CLI runs the handler through the installed command and the inbox folds to an ended session.
  */
 import { realpathSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHookInbox } from '../../electron/engine/adapters/hook-inbox.ts'
 import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
-import { naviFiles, type EnginePaths } from '../../electron/engine/core/paths.ts'
+import type { EnginePaths } from '../../electron/engine/core/paths.ts'
 import {
   createClaudeEnv,
   disposeClaudeEnv,
@@ -17,6 +17,7 @@ import {
   TASK_TOOLS_ON,
 } from '../support/claude-driver.ts'
 import { startScriptedApi, text, toolUse } from '../support/scripted-api.ts'
+import { drainedHookLines, drainedHookText } from '../support/hook-lines.ts'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -50,9 +51,7 @@ async function setUpHooked(extraEnv?: Record<string, string>) {
   // Tool and task hooks run in the background and a print run exits without waiting for them: a test
   // holds the reply after such a call until its line is written, as a real model would answer later.
   const inboxHas = async (event: string) =>
-    (await readFile(naviFiles(paths).hookInbox, 'utf8').catch(() => '')).includes(
-      `"hook_event_name":"${event}"`,
-    )
+    (await drainedHookText(paths.naviHome)).includes(`"hook_event_name":"${event}"`)
   return { api, env, paths, project, inboxHas }
 }
 
@@ -72,10 +71,7 @@ describe('hooks with the real claude CLI', () => {
     })
     expect(run.exitCode).toBe(0)
 
-    const lines = (await readFile(naviFiles(paths).hookInbox, 'utf8'))
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    const lines = await drainedHookLines(paths.naviHome)
     const events = lines.map((l) => l.hook_event_name)
     for (const event of [
       'SessionStart',

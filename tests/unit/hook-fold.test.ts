@@ -5,7 +5,7 @@ import type { HookSessionState } from '../../electron/engine/core/source-records
 const SESSION = '4ebfe5b2-0000-4000-8000-000000000001'
 let clock = 0
 
-/** A handler line as navi-hook.mjs writes it; each one a second after the previous. */
+/** An inbox line as the spool drain writes it (core/hook-record.ts); each one a second after the previous. */
 function line(event: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   clock += 1000
   return {

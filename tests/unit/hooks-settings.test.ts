@@ -11,8 +11,7 @@ import {
 } from '../../electron/engine/core/hooks-settings.ts'
 
 const command = buildNaviHookCommand({
-  nodePath: '/usr/bin/node',
-  handlerPath: '/home/u/.navi/bin/navi-hook.mjs',
+  handlerPath: '/home/u/.navi/bin/navi-hook.sh',
   naviHome: '/home/u/.navi',
 })
 
@@ -35,12 +34,11 @@ function userSettings() {
 describe('buildNaviHookCommand', () => {
   it('quotes every path for a shell and ends with the marker', () => {
     const cmd = buildNaviHookCommand({
-      nodePath: '/opt/my node/bin/node',
-      handlerPath: "/home/o'neil/.navi/bin/navi-hook.mjs",
-      naviHome: "/home/o'neil/.navi",
+      handlerPath: "/home/o'neil/my navi/bin/navi-hook.sh",
+      naviHome: "/home/o'neil/my navi",
     })
     expect(cmd).toBe(
-      `'/opt/my node/bin/node' '/home/o'\\''neil/.navi/bin/navi-hook.mjs' --navi-home '/home/o'\\''neil/.navi' # navi-hook`,
+      `/bin/sh '/home/o'\\''neil/my navi/bin/navi-hook.sh' --navi-home '/home/o'\\''neil/my navi' # navi-hook`,
     )
     expect(isNaviHookCommand(cmd)).toBe(true)
   })
@@ -93,11 +91,8 @@ describe('addNaviHooks', () => {
   })
 
   it('replaces an older Navi entry (changed handler path) instead of adding a second', () => {
-    const old = buildNaviHookCommand({
-      nodePath: '/old/node',
-      handlerPath: '/old/navi-hook.mjs',
-      naviHome: '/old',
-    })
+    // The handler of Navi before 0.2: node running navi-hook.mjs; replaced, not kept beside.
+    const old = `'/old/node' '/old/navi-hook.mjs' --navi-home '/old' # navi-hook`
     const next = addNaviHooks(addNaviHooks(userSettings(), old), command)
     const status = naviHooksStatus(next)
     expect(status.commands).toEqual([command])

@@ -44,10 +44,16 @@ describe('the watch list', () => {
       '/c/sessions',
       '/c/tasks',
       '/n/hooks',
+      '/n/hooks/spool',
       '/x/sessions',
     ])
     expect(isOwnWrite(paths, '/n', 'events.jsonl.lock')).toBe(true)
     expect(isOwnWrite(paths, '/n', 'config.yaml')).toBe(false)
     expect(isOwnWrite(paths, '/n/hooks', 'events.jsonl')).toBe(false)
+    // In the hook spool only a finished event is news: not the handler's temp file, not a drain's claim.
+    expect(isOwnWrite(paths, '/n/hooks/spool', 'Ab3dE5gH9k.json')).toBe(false)
+    expect(isOwnWrite(paths, '/n/hooks/spool', '.new.Ab3dE5gH9k')).toBe(true)
+    expect(isOwnWrite(paths, '/n/hooks/spool', 'Ab3dE5gH9k.json.claimed.42')).toBe(true)
+    expect(isOwnWrite(paths, '/n/hooks/spool', null)).toBe(false)
   })
 })

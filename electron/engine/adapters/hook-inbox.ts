@@ -1,9 +1,10 @@
 /**
  * Incremental reader of Navi's hook inbox, `$NAVI_HOME/hooks/events.jsonl` (written by
- * `resources/hooks/navi-hook.mjs`), folded into one state per session by `core/hook-fold.ts`.
+ * hook-spool.ts from what `resources/hooks/navi-hook.sh` spooled, and by the Node handler of earlier
+ * Navis), folded into one state per session by `core/hook-fold.ts`.
  *
- * Rotation: the handler renames a full inbox to `events.jsonl.1` and starts a new one. The rotated
- * file is read once at start (it holds the older events), and when the tail sees the inbox replaced
+ * Rotation: the drain (the Node handler, before) renames a full inbox to `events.jsonl.1` and starts a
+ * new one. The rotated file is read once at start (it holds the older events), and when the tail sees the inbox replaced
  * by a rotation (the `.1` file is the inode it was reading), the lines appended to it after the last
  * read are folded before the new file's. A truncated or deleted inbox only restarts the tail: the
  * states folded so far stay, since hook events of a session only ever move its state forward.

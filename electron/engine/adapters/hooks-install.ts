@@ -43,10 +43,8 @@ import { writeFileSafely } from './safe-write.ts'
 export { HooksSettingsError }
 
 export interface HooksInstallOptions {
-  /** The handler to copy. Default: `resources/hooks/navi-hook.mjs` of this checkout. */
+  /** The handler to copy. Default: `resources/hooks/navi-hook.sh` of this checkout. */
   handlerSource?: string
-  /** Absolute node binary for the hook command (a GUI or hook env may lack `node` on PATH). */
-  nodePath?: string
   /** @default () => new Date() */
   now?: () => Date
 }
@@ -94,28 +92,27 @@ function defaultHandlerSource(): string {
   const here = dirname(fileURLToPath(import.meta.url))
   const candidates: string[] = []
   for (let dir = here, up = 0; up < 6; up++, dir = dirname(dir)) {
-    candidates.push(join(dir, 'resources', 'hooks', 'navi-hook.mjs'))
+    candidates.push(join(dir, 'resources', 'hooks', HANDLER_NAME))
   }
   const resourcesPath = (process as { resourcesPath?: string }).resourcesPath
-  if (resourcesPath) candidates.push(join(resourcesPath, 'hooks', 'navi-hook.mjs'))
+  if (resourcesPath) candidates.push(join(resourcesPath, 'hooks', HANDLER_NAME))
   const found = candidates.find((path) => existsSync(path))
   if (!found) {
     throw new HooksSettingsError(
-      `Navi's hook handler (resources/hooks/navi-hook.mjs) was not found near ${here}; reinstall Navi`,
+      `Navi's hook handler (resources/hooks/${HANDLER_NAME}) was not found near ${here}; reinstall Navi`,
     )
   }
   return found
 }
 
-/** Under Electron, `process.execPath` is the app: it runs the handler as plain node with this env. */
-function hookCommand(paths: EnginePaths, opts: HooksInstallOptions): string {
-  const underElectron = !opts.nodePath && Boolean(process.versions.electron)
-  const command = buildNaviHookCommand({
-    nodePath: opts.nodePath ?? process.execPath,
+const HANDLER_NAME = 'navi-hook.sh'
+
+/** The shell runs the handler: no Node at hook time, so nothing depends on which node (if any) is found. */
+function hookCommand(paths: EnginePaths): string {
+  return buildNaviHookCommand({
     handlerPath: naviFiles(paths).hookHandler,
     naviHome: paths.naviHome,
   })
-  return underElectron ? `ELECTRON_RUN_AS_NODE=1 ${command}` : command
 }
 
 async function copyHandler(source: string, target: string): Promise<void> {
@@ -137,7 +134,7 @@ function toSettingsError(error: unknown, path: string): unknown {
 }
 
 /**
- * Copies the handler to `$NAVI_HOME/bin/navi-hook.mjs` and adds Navi's hooks to settings.json.
+ * Copies the handler to `$NAVI_HOME/bin/navi-hook.sh` and adds Navi's hooks to settings.json.
  * Idempotent: a second install writes nothing.
  * @throws HooksSettingsError when settings.json is not JSON or has a shape Navi will not edit.
  */
@@ -150,7 +147,7 @@ export async function installHooks(
   const before = await readSettings(settingsPath)
   let content: string
   try {
-    content = addNaviHooksToText(before.raw, hookCommand(paths, opts))
+    content = addNaviHooksToText(before.raw, hookCommand(paths))
   } catch (error) {
     throw toSettingsError(error, settingsPath)
   }

@@ -1,6 +1,7 @@
 /**
  * Folds lines of Navi's hook inbox (`$NAVI_HOME/hooks/events.jsonl`, written by
- * `resources/hooks/navi-hook.mjs`) into one {@link HookSessionState} per session. Pure.
+ * the spool drain from what `resources/hooks/navi-hook.sh` spooled) into one {@link HookSessionState} per
+ * session. Pure.
  *
  * What each hook event means for the session (payloads: agent-cli-formats.md §11.2). `lastEvent` and
  * `lastEventAt` always name the event that decided the current meaning:

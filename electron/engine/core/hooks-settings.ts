@@ -72,14 +72,13 @@ export function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`
 }
 
-/** The command Claude Code runs: absolute node, the handler, the baked NAVI_HOME, the marker. */
-export function buildNaviHookCommand(opts: {
-  nodePath: string
-  handlerPath: string
-  naviHome: string
-}): string {
-  const { nodePath, handlerPath, naviHome } = opts
-  return `${shellQuote(nodePath)} ${shellQuote(handlerPath)} --navi-home ${shellQuote(naviHome)} ${NAVI_HOOK_MARKER}`
+/**
+ * The command Claude Code runs: the shell, the handler (resources/hooks/navi-hook.sh), the baked
+ * NAVI_HOME, the marker. `/bin/sh` is on every system Claude Code runs hooks on (Git Bash on Windows).
+ */
+export function buildNaviHookCommand(opts: { handlerPath: string; naviHome: string }): string {
+  const { handlerPath, naviHome } = opts
+  return `/bin/sh ${shellQuote(handlerPath)} --navi-home ${shellQuote(naviHome)} ${NAVI_HOOK_MARKER}`
 }
 
 export function isNaviHookCommand(command: unknown): boolean {

@@ -51,7 +51,9 @@ export const naviFiles = (p: EnginePaths) => ({
   cacheDir: join(p.naviHome, 'cache'),
   hooksDir: join(p.naviHome, 'hooks'),
   hookInbox: join(p.naviHome, 'hooks', 'events.jsonl'),
-  hookHandler: join(p.naviHome, 'bin', 'navi-hook.mjs'),
+  /** One file per hook event, written by the handler; drained into the inbox (adapters/hook-spool.ts). */
+  hookSpool: join(p.naviHome, 'hooks', 'spool'),
+  hookHandler: join(p.naviHome, 'bin', 'navi-hook.sh'),
   /** Where a running Navi answers the read-only commands (runtime/query-socket.ts). */
   runDir: join(p.naviHome, 'run'),
   claudeProjects: join(p.claudeConfigDir, 'projects'),

@@ -1,11 +1,11 @@
 /**
- * A few words about what a tool call wants to do (its command, file or URL), worded exactly as Navi's hook
- * handler words it (`resources/hooks/navi-hook.mjs`, which cannot import this file), so that a permission
- * reason reads the same whether the hooks or the transcript told Navi about the call. Pure.
+ * A few words about what a tool call wants to do (its command, file or URL). The transcript fold and the
+ * hook records (core/hook-record.ts) both word a call with it, so that a permission reason reads the same
+ * whether the hooks or the transcript told Navi about the call. Pure.
  */
 import { isObject } from './json-narrow.ts'
 
-/** tool_input keys that describe a call, most telling first (the same list as the hook handler's). */
+/** tool_input keys that describe a call, most telling first. */
 export const TOOL_DETAIL_KEYS = [
   'command',
   'file_path',

@@ -46,6 +46,13 @@ const PLACES: Place[] = [
     reports: true,
   },
   {
+    // One hook event as the shell handler spooled it; whatever is wrong with it, the drain says so.
+    name: 'hook spool file',
+    path: (ctx) => join(ctx.paths.hookInbox, '..', 'spool', 'Abc123XYZ0.json'),
+    oversize: 512 * 1024 + 1,
+    reports: true,
+  },
+  {
     name: 'rotated hook inbox',
     path: (ctx) => `${ctx.paths.hookInbox}.1`,
     oversize: 64 * MIB + 1,

@@ -1,0 +1,234 @@
+/**
+ * How long the `navi` commands a terminal user types all day take, from spawn to exit, against a bare
+ * `node -e 0` measured in the same rounds (the machine's own floor): `--help`, and `status`, `sessions`
+ * and `events` over the 1 GiB / 500-session corpus with a warm index and a day of events (2,000), first
+ * with no Navi running (each command computes its answer) and then with `navi watch` running (each asks
+ * it through the query socket). Commands run bundled, as `npm run build:cli` builds them, in rounds
+ * that alternate the commands so a noisy moment hits all of them alike.
+ *
+ * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N]`
+ * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { serializeEvent } from '../electron/engine/core/event-line.ts'
+import { engineEventSchema, type EngineEvent } from '../shared/schemas/event.ts'
+import { bundleCli } from '../scripts/cli-bundle.ts'
+import { ensureCorpus } from './lib/corpus.ts'
+import {
+  hasFlag,
+  isMain,
+  numberOption,
+  percentile,
+  printTable,
+  round,
+  writeResult,
+} from './lib/report.ts'
+
+const REPO = fileURLToPath(new URL('..', import.meta.url))
+const CLI_DIR = join(REPO, 'out', 'bench-cli')
+const WARMUP = 2
+const EVENTS = 2000
+
+/** Targets of issue 11, against bare node in the same run. */
+const TARGET_MS = 150
+const TARGET_X_NODE = 3
+const HELP_TARGET_X_NODE = 2
+
+/** Wall time of one process, spawn to exit; rejects when it fails. */
+function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint()
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))
+      else resolve(Number(process.hrtime.bigint() - started) / 1e6)
+    })
+  })
+}
+
+/** A day of commit events, as the engine writes them, so `navi events` has a real log to page. */
+function dayOfEvents(now: number): string {
+  const lines: string[] = []
+  for (let i = 0; i < EVENTS; i++) {
+    const event: EngineEvent = engineEventSchema.parse({
+      id: `bench-${i}`,
+      timestamp: new Date(now - (EVENTS - i) * 40_000).toISOString(),
+      type: 'commit',
+      project: `project-${i % 20}`,
+      details: {
+        sha: i.toString(16).padStart(40, '0'),
+        message: `commit number ${i}`,
+        branch: 'main',
+      },
+    })
+    lines.push(serializeEvent(event))
+  }
+  return `${lines.join('\n')}\n`
+}
+
+interface Timed {
+  name: string
+  samples: number[]
+}
+
+/** `rounds` rounds of every command in turn; returns the samples of each. */
+async function measureRounds(
+  commands: { name: string; args: string[] }[],
+  env: NodeJS.ProcessEnv,
+  rounds: number,
+): Promise<Timed[]> {
+  const timed = commands.map((c) => ({ name: c.name, samples: [] as number[] }))
+  for (let round = 0; round < WARMUP + rounds; round++) {
+    for (const [i, command] of commands.entries()) {
+      const ms = await timeRun(command.args, env)
+      if (round >= WARMUP) timed[i]?.samples.push(ms)
+    }
+  }
+  return timed
+}
+
+async function startWatch(cli: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [cli, 'watch', '--no-pm'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    let stderr = ''
+    const timer = setTimeout(() => reject(new Error(`navi watch not ready: ${stderr}`)), 120_000)
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+      if (stderr.includes('watching')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    child.on('exit', (code) => reject(new Error(`navi watch exited ${code}: ${stderr}`)))
+  })
+  return child
+}
+
+async function stopWatch(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGINT')
+  await exited
+}
+
+export async function benchCliLatency(opts: { quick: boolean; keep: boolean; runs: number }) {
+  const megabytes = opts.quick ? 100 : 1024
+  const sessions = opts.quick ? 100 : 500
+  const root = join(tmpdir(), `navi-bench-corpus-${megabytes}m-${sessions}s`)
+  const scratch = await mkdtemp(join(tmpdir(), 'navi-bench-cli-'))
+  try {
+    const corpus = await ensureCorpus({
+      root,
+      totalBytes: megabytes * 1024 * 1024,
+      sessions,
+      projects: 40,
+    })
+    await rm(CLI_DIR, { recursive: true, force: true })
+    await bundleCli({
+      entry: join(REPO, 'electron/cli/navi.ts'),
+      outdir: CLI_DIR,
+      logLevel: 'silent',
+    })
+    const cli = join(CLI_DIR, 'navi.mjs')
+    const home = join(scratch, 'navi')
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: scratch,
+      NAVI_HOME: home,
+      CLAUDE_CONFIG_DIR: corpus.claudeConfigDir,
+      CODEX_HOME: join(scratch, 'codex'),
+    }
+    await mkdir(join(scratch, 'codex'), { recursive: true })
+    const coldMs = await timeRun([cli, 'sessions'], env)
+    await mkdir(join(home, 'pm'), { recursive: true })
+    await writeFile(join(home, 'pm', 'events.jsonl'), dayOfEvents(Date.now()))
+
+    const bare = { name: 'node -e 0 (bare node)', args: ['-e', '0'] }
+    const reads = ['status', 'sessions', 'events'].map((c) => ({
+      name: `navi ${c}`,
+      args: [cli, c],
+    }))
+    console.log(`cold index first (navi sessions): ${(coldMs / 1000).toFixed(2)} s`)
+    console.log(`measuring ${opts.runs} rounds with no Navi running…`)
+    const alone = await measureRounds(
+      [bare, { name: 'navi --help', args: [cli, '--help'] }, ...reads],
+      env,
+      opts.runs,
+    )
+    console.log(`measuring ${opts.runs} rounds with navi watch running…`)
+    const watch = await startWatch(cli, env)
+    let asked: Timed[]
+    try {
+      asked = await measureRounds([bare, ...reads], env, opts.runs)
+    } finally {
+      await stopWatch(watch)
+    }
+
+    const rows: (string | number)[][] = []
+    const results: Record<string, unknown>[] = []
+    const report = (timed: Timed[], mode: string) => {
+      const node = percentile(timed[0]?.samples ?? [], 50)
+      for (const t of timed) {
+        const p50 = percentile(t.samples, 50)
+        const ratio = p50 / node
+        const isBare = t === timed[0]
+        const target = t.name === 'navi --help' ? HELP_TARGET_X_NODE : TARGET_X_NODE
+        const met = isBare ? '' : p50 <= TARGET_MS && ratio <= target ? 'yes' : 'no'
+        rows.push([
+          mode,
+          t.name,
+          round(p50),
+          round(percentile(t.samples, 95)),
+          round(ratio, 2),
+          met,
+        ])
+        results.push({
+          mode,
+          command: t.name,
+          p50Ms: round(p50),
+          p95Ms: round(percentile(t.samples, 95)),
+          xBareNode: round(ratio, 2),
+          targetXBareNode: isBare ? null : target,
+          met: isBare ? null : met === 'yes',
+        })
+      }
+    }
+    report(alone, 'no Navi running')
+    report(asked, 'navi watch running')
+    printTable(
+      `CLI latency, ${corpus.files.length} sessions / ${Math.round(corpus.bytes / 1048576)} MiB, warm index, ${EVENTS} events; ${opts.runs} rounds (target: p50 <= ${TARGET_MS} ms and <= ${TARGET_X_NODE}x bare node; --help <= ${HELP_TARGET_X_NODE}x)`,
+      ['mode', 'command', 'p50 ms', 'p95 ms', 'x bare node', 'target met'],
+      rows,
+    )
+    return {
+      corpus: { megabytes, sessions },
+      events: EVENTS,
+      runs: opts.runs,
+      coldIndexMs: round(coldMs),
+      results,
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+    if (!opts.keep) await rm(root, { recursive: true, force: true })
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const args = process.argv.slice(2)
+  const quick = hasFlag(args, '--quick')
+  const result = await benchCliLatency({
+    quick,
+    keep: hasFlag(args, '--keep'),
+    runs: numberOption(args, 'runs', quick ? 7 : 15),
+  })
+  await writeResult('cli-latency', result)
+}
