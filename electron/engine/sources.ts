@@ -183,7 +183,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
     },
     watchedPids: () => pids,
     flush: async () => {
-      await Promise.all([transcripts.flush(), codex.flush()])
+      await Promise.all([transcripts.flush(), codex.flush(), hooks.flush()])
     },
   }
 }

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -103,5 +103,61 @@ describe('createHookInbox', () => {
     const { states } = await reader.read()
     expect(states.get('s1')?.lastEvent).toBe('Notification')
     expect(states.get('s2')?.lastEvent).toBe('SessionStart')
+  })
+
+  describe('with its index, a new process', () => {
+    const recent = (session: string, event: string, extra: Record<string, unknown> = {}) =>
+      line(session, event, {
+        received_at: new Date(Date.now() - 60_000 + clock).toISOString(),
+        ...extra,
+      })
+
+    it('resumes where the last one stopped: the states as they were, only new lines read', async () => {
+      await writeFile(
+        inbox,
+        recent('s1', 'SessionStart') + 'not json\n' + recent('s1', 'UserPromptSubmit'),
+      )
+      const first = createHookInbox(paths)
+      await first.read()
+      await first.flush()
+      // Nothing new: nothing folded (a cold start would fold every line and say it changed).
+      const resumed = await createHookInbox(paths).read()
+      expect(resumed).toMatchObject({ corrupt: 1, changed: false })
+      expect(resumed.states.get('s1')?.lastEvent).toBe('UserPromptSubmit')
+      await appendFile(inbox, recent('s1', 'Stop'))
+      const next = await createHookInbox(paths).read()
+      expect(next.states.get('s1')?.lastEvent).toBe('Stop')
+      expect(next).toMatchObject({ corrupt: 1, changed: true })
+    })
+
+    it('resumes in the rotated file, then folds the new inbox', async () => {
+      await writeFile(inbox, recent('s1', 'SessionStart'))
+      const first = createHookInbox(paths)
+      await first.read()
+      await first.flush()
+      await appendFile(inbox, recent('s1', 'PermissionRequest', { tool_name: 'Bash' }))
+      await rename(inbox, `${inbox}.1`)
+      await writeFile(inbox, recent('s2', 'SessionStart'))
+      const { states } = await createHookInbox(paths).read()
+      expect(states.get('s1')?.lastEvent).toBe('PermissionRequest')
+      expect(states.get('s2')?.lastEvent).toBe('SessionStart')
+    })
+
+    it('folds everything again when the index was edited or belongs to another inbox', async () => {
+      await writeFile(inbox, recent('s1', 'SessionStart') + 'broken\n')
+      const first = createHookInbox(paths)
+      await first.read()
+      await first.flush()
+      const index = join(root, 'cache', 'hook-states.json')
+      await writeFile(index, (await readFile(index, 'utf8')).replace('SessionStart', 'SessionEnd'))
+      const edited = await createHookInbox(paths).read()
+      expect(edited.states.get('s1')?.lastEvent).toBe('SessionStart')
+      expect(edited.corrupt).toBe(1)
+      await first.flush()
+      await rm(inbox)
+      await writeFile(inbox, recent('s3', 'SessionStart'))
+      const other = await createHookInbox(paths).read()
+      expect([...other.states.keys()]).toEqual(['s3'])
+    })
   })
 })

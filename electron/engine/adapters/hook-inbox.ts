@@ -10,12 +10,14 @@
  * states folded so far stay, since hook events of a session only ever move its state forward.
  */
 import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { foldHookLine } from '../core/hook-fold.ts'
 import { latestPlausibleMs } from '../core/json-narrow.ts'
 import { createLineSplitter } from '../core/line-splitter.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { HookSessionState } from '../core/source-records.ts'
 import { createJsonlTail } from './jsonl-tail.ts'
+import { loadHookIndex, saveHookIndex } from './hook-state-index.ts'
 import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
 
 /** The handler rotates at 20 MB; a rotated file far larger than that is not one of ours. */
@@ -36,7 +38,20 @@ export interface HookInbox {
   readonly path: string
   /** Folds what was appended since the previous call. Never throws for a missing inbox. */
   read(): Promise<HookInboxRead>
+  /** Writes the index (states and where the fold stopped) if a read changed them. Never rejects. */
+  flush(): Promise<void>
 }
+
+export interface HookInboxOptions {
+  /**
+   * Where the states and the inbox position are kept for the next process (hook-state-index.ts).
+   * @default `$NAVI_HOME/cache/hook-states.json`; null keeps nothing.
+   */
+  cacheFile?: string | null
+}
+
+/** Sessions whose last hook event is older than this leave the index (their projects are long gone). */
+const INDEX_RETENTION_MS = 7 * 24 * 60 * 60_000
 
 /** Where the tail was in the file it followed, to find that file again after a rotation. */
 interface TailPosition {
@@ -63,13 +78,41 @@ function linesFrom(buf: Buffer, offset: number): string[] {
 export function createHookInbox(
   paths: EnginePaths,
   inboxPath = naviFiles(paths).hookInbox,
+  options: HookInboxOptions = {},
 ): HookInbox {
   const rotatedPath = `${inboxPath}.1`
-  const tail = createJsonlTail(inboxPath)
+  const cacheFile =
+    options.cacheFile === undefined
+      ? join(naviFiles(paths).cacheDir, 'hook-states.json')
+      : options.cacheFile
+  let tail = createJsonlTail(inboxPath)
   const states = new Map<string, HookSessionState>()
   let corrupt = 0
   let started = false
   let position: TailPosition | null = null
+  /** The index on disk is behind the states. */
+  let dirty = false
+  let flushError: string | null = null
+
+  /**
+   * The first read resumes from the index: where the fold stopped in the inbox it followed, or in that
+   * file rotated to `.1` since (then the rest of it first). Without a usable index, everything is folded.
+   */
+  const start = async (errors: string[]): Promise<boolean> => {
+    const index = cacheFile === null ? null : await loadHookIndex(cacheFile, (m) => errors.push(m))
+    const [inboxIno, rotatedIno] = await Promise.all([inodeOf(inboxPath), inodeOf(rotatedPath)])
+    if (index !== null && (index.ino === inboxIno || index.ino === rotatedIno)) {
+      for (const state of index.states) states.set(state.sessionId, state)
+      corrupt = index.corrupt
+      if (index.ino === inboxIno) {
+        tail = createJsonlTail(inboxPath, undefined, index)
+        return false
+      }
+      return foldRotated(index.offset, index.ino, errors)
+    }
+    dirty = cacheFile !== null
+    return foldRotated(0, null, errors)
+  }
 
   const fold = (value: unknown): boolean => {
     const result = foldHookLine(states, value, latestPlausibleMs(Date.now()))
@@ -113,9 +156,11 @@ export function createHookInbox(
     async read() {
       let changed = false
       const errors: string[] = []
+      if (flushError) errors.push(flushError)
+      flushError = null
       if (!started) {
         started = true
-        changed = await foldRotated(0, null, errors)
+        changed = await start(errors)
       }
       const before = position
       let result
@@ -134,7 +179,21 @@ export function createHookInbox(
       // A rotation between readNew and this stat only loses the lines of that instant.
       const ino = await inodeOf(inboxPath)
       position = ino === null ? null : { ino, offset: tail.offset }
+      dirty ||= changed || result.bytesRead > 0 || result.reset
       return { states: new Map(states), corrupt, changed, errors }
+    },
+    async flush() {
+      const at = tail.position()
+      if (cacheFile === null || !dirty || at === null) return
+      dirty = false
+      const oldest = Date.now() - INDEX_RETENTION_MS
+      const kept = [...states.values()].filter((s) => Date.parse(s.lastEventAt) >= oldest)
+      try {
+        await saveHookIndex(cacheFile, { ...at, corrupt, states: kept })
+      } catch (error) {
+        dirty = true
+        flushError = `${cacheFile}: ${readErrorText(error)}`
+      }
     },
   }
 }

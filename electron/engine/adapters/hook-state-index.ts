@@ -1,0 +1,62 @@
+/**
+ * The hook inbox's index: the folded state of every session and where in the inbox the fold stopped, so
+ * that a new process (every CLI command) resumes the inbox instead of folding up to 40 MB of hook lines
+ * again. Laid out like the transcript index (jsonl-index-cache.ts): a header line with the SHA-256 of the
+ * body line; an index whose hash matches is what a Navi wrote and is used as it is, anything else is
+ * ignored (the inbox is then folded from the start, as without an index).
+ */
+import { createHash } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { HookSessionState } from '../core/source-records.ts'
+import { isMissingFileError, readErrorText, readRegularText } from './safe-read.ts'
+import { writeFileSafely } from './safe-write.ts'
+
+const FORMAT = 'navi-hook-index/1'
+const MAX_BYTES = 64 * 1024 * 1024
+
+export interface HookIndex {
+  /** The inbox file the fold followed (it may have been rotated to `.1` since). */
+  dev: number
+  ino: number
+  /** End of the last complete line folded. */
+  offset: number
+  corrupt: number
+  states: HookSessionState[]
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/** The index at `file`; null when there is none or it is not one this Navi wrote (said through onProblem). */
+export async function loadHookIndex(
+  file: string,
+  onProblem: (message: string) => void,
+): Promise<HookIndex | null> {
+  let text: string
+  try {
+    text = await readRegularText(file, { maxBytes: MAX_BYTES })
+  } catch (error) {
+    if (!isMissingFileError(error))
+      onProblem(`${file}: ${readErrorText(error)}; folding the inbox again`)
+    return null
+  }
+  const split = text.indexOf('\n')
+  try {
+    const header = JSON.parse(text.slice(0, split)) as { format?: unknown; sha256?: unknown }
+    const body = text.slice(split + 1)
+    if (split === -1 || header.format !== FORMAT || header.sha256 !== sha256(body)) return null
+    return JSON.parse(body) as HookIndex
+  } catch {
+    // Not an index Navi wrote (a crash cannot leave one half-written: it is replaced atomically).
+    return null
+  }
+}
+
+export async function saveHookIndex(file: string, index: HookIndex): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  const body = JSON.stringify(index)
+  await writeFileSafely(
+    file,
+    `${JSON.stringify({ format: FORMAT, sha256: sha256(body) })}\n${body}`,
+  )
+}
