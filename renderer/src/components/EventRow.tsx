@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from 'react'
+import { memo } from 'react'
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import {
   clockTime,
@@ -10,21 +10,20 @@ import {
 } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 
+/** Every row is one line of this height (events.css), so the list can place rows it has not drawn. */
+export const EVENT_ROW_HEIGHT = 22
+
 interface Props {
   event: EngineEvent
   now: number
   selected: boolean
-  /** Scroll to the row when it gets the cursor (not for the implicit first-row cursor). */
-  follow: boolean
+  /** Where the row sits in the list, in px (the list draws only the rows in view). */
+  top: number
 }
 
 /** One event on one line: time, project, what happened; colored by kind, dimmed after an hour. */
-export const EventRow = memo(function EventRow({ event, now, selected, follow }: Props) {
+export const EventRow = memo(function EventRow({ event, now, selected, top }: Props) {
   const setCursor = useUiStore((s) => s.setEventCursor)
-  const ref = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    if (selected && follow) ref.current?.scrollIntoView({ block: 'nearest' })
-  }, [selected, follow])
   const classes = [
     'event',
     `event--${eventColorClass(event.type)}`,
@@ -32,11 +31,12 @@ export const EventRow = memo(function EventRow({ event, now, selected, follow }:
   ]
   return (
     <div
-      ref={ref}
       className={classes.join(' ').trim()}
+      style={{ transform: `translateY(${top}px)` }}
       role="option"
       aria-selected={selected}
       data-testid="event-row"
+      data-event={event.id}
       data-type={event.type}
       data-project={event.project}
       title={eventTooltip(event)}

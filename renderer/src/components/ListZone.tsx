@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { ReactNode, RefObject } from 'react'
 import type { Zone } from '../store/keymap.ts'
 import { useUiStore } from '../store/ui-store.ts'
 
@@ -9,10 +9,13 @@ export function ListZone({
   zone,
   count,
   children,
+  scrollRef,
 }: {
   zone: Zone
   count: number
   children: ReactNode
+  /** The scrolling element, for a list that draws only what is in view. */
+  scrollRef?: RefObject<HTMLDivElement | null>
 }) {
   const active = useUiStore((s) => s.zone === zone)
   const setZone = useUiStore((s) => s.setZone)
@@ -21,6 +24,7 @@ export function ListZone({
       className={`zone zone--${zone}`}
       data-testid={`zone-${zone}`}
       data-active={active}
+      data-count={count}
       aria-label={TITLES[zone]}
       // On click, not mousedown: re-rendering between mousedown and mouseup can move the target away
       // (a first click on "Load older events" then only activated the zone).
@@ -30,7 +34,12 @@ export function ListZone({
         <h2 className="zone-title">{TITLES[zone]}</h2>
         {count > 0 && <span className="zone-count">{count}</span>}
       </header>
-      <div className={`zone-scroll zone-scroll--${zone}`} role="listbox" aria-label={TITLES[zone]}>
+      <div
+        ref={scrollRef}
+        className={`zone-scroll zone-scroll--${zone}`}
+        role="listbox"
+        aria-label={TITLES[zone]}
+      >
         {children}
       </div>
     </section>

@@ -3,13 +3,17 @@ import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import { invoke } from '../lib/api.ts'
 import { mergeEvents } from './selectors.ts'
 
-/** The most events the popover keeps; older ones stay in the log. */
-export const EVENTS_CAP = 1000
-const PAGE = 200
+/** The most events the popover keeps (a busy day); older ones stay in the log. */
+export const EVENTS_CAP = 5000
+/** The first page is small, so the popover shows something at once; older pages come bigger. */
+const FIRST_PAGE = 200
+const OLDER_PAGE = 500
 
 interface EventsStore {
   events: EngineEvent[]
   hasMore: boolean
+  /** A page of older events is on its way (scrolling asks again and again; one request is enough). */
+  loadingOlder: boolean
   error: string | null
   load(): Promise<void>
   loadOlder(): Promise<void>
@@ -19,9 +23,10 @@ interface EventsStore {
 export const useEventsStore = create<EventsStore>()((set, get) => ({
   events: [],
   hasMore: false,
+  loadingOlder: false,
   error: null,
   load: async () => {
-    const result = await invoke('events:list', { limit: PAGE })
+    const result = await invoke('events:list', { limit: FIRST_PAGE })
     if (!result.ok) return set({ error: result.error.message })
     // A reload (after a reconnect) merges the newest page in; older pages already loaded stay, and so
     // does what was known about the ones beyond them.
@@ -37,11 +42,17 @@ export const useEventsStore = create<EventsStore>()((set, get) => ({
   },
   loadOlder: async () => {
     const oldest = get().events.at(-1)
-    if (!oldest) return
-    const result = await invoke('events:list', { limit: PAGE, before: oldest.timestamp })
-    if (!result.ok) return set({ error: result.error.message })
+    if (!oldest || get().loadingOlder) return
+    set({ loadingOlder: true })
+    const result = await invoke('events:list', { limit: OLDER_PAGE, before: oldest.timestamp })
+    if (!result.ok) return set({ error: result.error.message, loadingOlder: false })
     const events = mergeEvents(get().events, result.data.events, EVENTS_CAP)
-    set({ events, hasMore: result.data.has_more && events.length < EVENTS_CAP, error: null })
+    set({
+      events,
+      hasMore: result.data.has_more && events.length < EVENTS_CAP,
+      loadingOlder: false,
+      error: null,
+    })
   },
   append: (incoming) => set({ events: mergeEvents(get().events, incoming, EVENTS_CAP) }),
 }))
