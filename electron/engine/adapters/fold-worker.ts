@@ -16,6 +16,7 @@ async function foldWholeFile(job: FoldJob): Promise<FoldOutcome> {
   let state = summary
   try {
     const result = await tail.readNew({
+      blocking: true,
       onReset: () => {
         state = folder.create(job.path)
       },

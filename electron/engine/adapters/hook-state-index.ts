@@ -55,8 +55,7 @@ export async function loadHookIndex(
 export async function saveHookIndex(file: string, index: HookIndex): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const body = JSON.stringify(index)
-  await writeFileSafely(
-    file,
-    `${JSON.stringify({ format: FORMAT, sha256: sha256(body) })}\n${body}`,
-  )
+  const header = JSON.stringify({ format: FORMAT, sha256: sha256(body) })
+  // A cache: not synced to the disk (a power cut costs folding the inbox again, not a fact).
+  await writeFileSafely(file, `${header}\n${body}`, { fsync: false })
 }

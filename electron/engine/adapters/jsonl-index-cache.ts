@@ -124,7 +124,10 @@ function collect(entries: unknown, trusted: boolean): Map<string, IndexedFile> {
   return files
 }
 
-/** Replaces the index at `file` atomically (a crash leaves the old index or the new one). */
+/**
+ * Replaces the index at `file` atomically (a crash leaves the old index or the new one). Not synced to
+ * the disk: it is a cache, and losing it to a power cut costs one cold start, not a fact.
+ */
 export async function saveJsonlIndex(
   file: string,
   summaryVersion: number,
@@ -133,5 +136,5 @@ export async function saveJsonlIndex(
   await mkdir(dirname(file), { recursive: true })
   const body = JSON.stringify(files)
   const header = JSON.stringify({ format: INDEX_FORMAT, summaryVersion, sha256: sha256(body) })
-  await writeFileSafely(file, `${header}\n${body}`)
+  await writeFileSafely(file, `${header}\n${body}`, { fsync: false })
 }

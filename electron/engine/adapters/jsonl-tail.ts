@@ -1,5 +1,10 @@
 import { createLineSplitter } from '../core/line-splitter.ts'
-import { openRegularFile, isMissingFileError } from './safe-read.ts'
+import {
+  isMissingFileError,
+  openRegularFile,
+  openRegularFileSync,
+  type ChunkReader,
+} from './safe-read.ts'
 
 /** 1 MiB: the most one `read` call asks for, so a huge file never needs one huge buffer. */
 export const TAIL_CHUNK_BYTES = 1024 * 1024
@@ -51,6 +56,8 @@ export interface JsonlTailHandlers {
   /** A line not worth parsing (a bulky line type the fold ignores): dropped unparsed. */
   skipLine?: (buf: Buffer, start: number, end: number) => boolean
   onReset?: () => void
+  /** Read with blocking calls (a fold worker, which has nothing else to do meanwhile). */
+  blocking?: boolean
 }
 
 export type LineParser = (buf: Buffer, start: number, end: number) => unknown
@@ -135,9 +142,9 @@ export function createJsonlTail(
         result.reset = true
         handlers.onReset?.()
       }
-      let handle
+      let handle: ChunkReader
       try {
-        handle = await openRegularFile(path)
+        handle = handlers.blocking ? openRegularFileSync(path) : await openRegularFile(path)
       } catch (error) {
         if (!isMissingFileError(error)) throw error
         restart()

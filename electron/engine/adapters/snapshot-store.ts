@@ -138,7 +138,11 @@ export function createSnapshotStore(dir: string): SnapshotStore {
     async save(snapshot) {
       await mkdir(dir, { recursive: true })
       const name = snapshotFileName(snapshot)
-      await writeFileSafely(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`)
+      // Atomic, not synced: a snapshot lost to a power cut (not to a crash: the page cache outlives the
+      // process) only makes the next start diff from an older one, whose events the log already has.
+      await writeFileSafely(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`, {
+        fsync: false,
+      })
       const hash = projectDirHash(snapshot.project_dir)
       const index = await names()
       for (const stale of index.get(hash) ?? []) {

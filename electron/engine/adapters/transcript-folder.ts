@@ -28,18 +28,36 @@ const SNAPSHOT_ATTACHMENT = Buffer.from('"attachment":{"type":"prompt_snapshot"'
 /**
  * `isBulkyTranscriptLine` on a line's bytes, without decoding it. The 200 characters of the text rule
  * span 200 to 600 bytes: a marker found within the first 200 bytes is within them, one not found in the
- * first 800 is not; only in between is the head decoded to be exact.
+ * first 800 is not; only in between is the head decoded to be exact. The attachment marker is looked for
+ * once per buffer (a read chunk holds hundreds of lines, and it is in almost none of them), not per line.
  */
 export function isBulkyTranscriptBytes(buf: Buffer, start: number, end: number): boolean {
   if (startsWith(buf, start, end, API_REQUEST_HEAD)) {
     const after = start + API_REQUEST_HEAD.length
     if (API_REQUEST_KINDS.some((kind) => startsWith(buf, after, end, kind))) return true
   }
-  const head = buf.subarray(start, Math.min(end, start + 4 * HEAD_CHARS))
-  const at = head.indexOf(SNAPSHOT_ATTACHMENT)
+  const at = markerIn(buf, start, Math.min(end, start + 4 * HEAD_CHARS))
   if (at === -1) return false
-  if (at + SNAPSHOT_ATTACHMENT.length <= HEAD_CHARS) return true
-  return isBulkyTranscriptLine(head.toString('utf8'))
+  if (at - start + SNAPSHOT_ATTACHMENT.length <= HEAD_CHARS) return true
+  return isBulkyTranscriptLine(buf.toString('utf8', start, Math.min(end, start + 4 * HEAD_CHARS)))
+}
+
+/** Where the attachment marker starts in `buf[from, to)`, or -1; the buffer is searched once. */
+let searched: Buffer | null = null
+let markers: number[] = []
+function markerIn(buf: Buffer, from: number, to: number): number {
+  if (buf !== searched) {
+    searched = buf
+    markers = []
+    for (
+      let i = buf.indexOf(SNAPSHOT_ATTACHMENT);
+      i !== -1;
+      i = buf.indexOf(SNAPSHOT_ATTACHMENT, i + 1)
+    )
+      markers.push(i)
+  }
+  for (const at of markers) if (at >= from && at + SNAPSHOT_ATTACHMENT.length <= to) return at
+  return -1
 }
 
 function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {

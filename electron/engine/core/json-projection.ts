@@ -167,21 +167,30 @@ function readObject(node: Node): Record<string, unknown> {
     at++
     return out
   }
+  // What the CLIs write has no spaces between tokens: each step looks for the next token first, and
+  // only skips whitespace when it is not there.
   for (;;) {
     if (bytes[at] !== QUOTE) fail('expected a key')
     const keyStart = at
     at = stringEnd(at)
     const field = fieldOf(node, keyStart + 1, at - 1)
-    skipSpace()
-    if (bytes[at] !== COLON) fail('expected ":"')
+    if (bytes[at] !== COLON) {
+      skipSpace()
+      if (bytes[at] !== COLON) fail('expected ":"')
+    }
     at++
-    skipSpace()
+    if (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d || bytes[at] === 0x09)
+      skipSpace()
     if (field === null) skipValue()
     else out[field.name] = readValue(field.node)
-    skipSpace()
-    const c = bytes[at++]
-    if (c === COMMA) {
+    let c = bytes[at++]
+    if (c !== COMMA && c !== CLOSE_BRACE) {
+      at--
       skipSpace()
+      c = bytes[at++]
+    }
+    if (c === COMMA) {
+      if (bytes[at] !== QUOTE) skipSpace()
       continue
     }
     if (c === CLOSE_BRACE) return out
@@ -242,14 +251,12 @@ function decodeString(start: number, stop: number): string {
  * `buf.toString('utf8', …)` without the argument checks of its public wrapper, which cost more than the
  * decoding of the short strings read here (`utf8Slice` is what that wrapper calls, on every Node).
  */
-type Utf8Slice = (this: Buffer, start: number, end: number) => string
-const utf8Slice: Utf8Slice =
-  (Buffer.prototype as unknown as { utf8Slice?: Utf8Slice }).utf8Slice ??
-  function (this: Buffer, start: number, end: number) {
-    return this.toString('utf8', start, end)
-  }
+type FastSlicing = Buffer & { utf8Slice(start: number, end: number): string }
+const HAS_UTF8_SLICE = typeof (Buffer.prototype as Partial<FastSlicing>).utf8Slice === 'function'
 function utf8(start: number, stop: number): string {
-  return utf8Slice.call(bytes, start, stop)
+  return HAS_UTF8_SLICE
+    ? (bytes as FastSlicing).utf8Slice(start, stop)
+    : bytes.toString('utf8', start, stop)
 }
 
 /** Where the string that opens at `open` ends (just after its closing quote). */

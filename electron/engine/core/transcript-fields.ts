@@ -44,7 +44,7 @@ export const TRANSCRIPT_LINE_FIELDS: Projection = {
     isMeta: 'keep',
     isCompactSummary: 'keep',
     isApiErrorMessage: 'keep',
-    origin: 'keep',
+    origin: { fields: { kind: 'keep' } },
     promptSource: 'keep',
     turnOrigin: 'keep',
     // system lines: turn_duration, api_error retries, 1.0.x Stop-hook results.
