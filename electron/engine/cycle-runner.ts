@@ -49,11 +49,14 @@ export function createCycleRunner(deps: {
   let baselineAt: string | null = null
   let lastIndexFlush: number | null = null
   const folders = new Map<string, boolean>()
+  let lastConfig: Awaited<ReturnType<typeof loadConfig>> | null = null
   return {
     async run({ force, hints, asked }) {
       if (hints.full) folders.clear()
       prev ??= await deps.store.loadAll()
-      const config = await loadConfig(paths)
+      // config.yaml and settings.json are watched: read again when they change, or by a full cycle.
+      if (hints.full || hints.config || lastConfig === null) lastConfig = await loadConfig(paths)
+      const config = lastConfig
       const result = await runCycle({
         now: clock(),
         naviHome: paths.naviHome,

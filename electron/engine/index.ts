@@ -21,10 +21,10 @@ import {
 import { createCycleRunner } from './cycle-runner.ts'
 import { defaultConfig } from './core/config.ts'
 import { isPidAlive } from './adapters/process.ts'
-import { createRepoTracker } from './repo-tracker.ts'
+import { createRepoTracker, WATCHER_TRUST_MS } from './repo-tracker.ts'
 import { isOwnWrite, noteChange, watchedDirs } from './watched-dirs.ts'
 import { createSessionSources, type SessionSources } from './sources.ts'
-import { noHints, type SourceHints } from './core/source-hints.ts'
+import { fullScan, mergeHints, noHints, type SourceHints } from './core/source-hints.ts'
 import {
   decide,
   initialSchedule,
@@ -126,6 +126,7 @@ export function createEngine(opts: EngineOptions): Engine {
   let stopped = false
   let watchers: DirWatchers | null = null
   let knownPids = new Set<number>()
+  let lastFullScanAt = Number.NEGATIVE_INFINITY
   const watchFailures = new Set<string>()
   const cycles = createCycleRunner({
     paths: opts.paths,
@@ -198,7 +199,22 @@ export function createEngine(opts: EngineOptions): Engine {
     if (!schedule.started) timer.unref()
   }
 
-  const startCycle = (start: NonNullable<Decision['start']>): void => {
+  /**
+   * A poll re-reads every source when the watchers cannot be trusted to have told every change: none
+   * runs, one folder could not be watched, or the last full look is older than WATCHER_TRUST_MS (the net
+   * for an event a watcher missed). Otherwise it only looks at the time again and stats nothing.
+   */
+  const pollHints = (start: NonNullable<Decision['start']>): SourceHints => {
+    const trusted =
+      watchers !== null &&
+      watchFailures.size === 0 &&
+      monotonic() - lastFullScanAt < WATCHER_TRUST_MS
+    return trusted ? start.hints : mergeHints(start.hints, fullScan())
+  }
+
+  const startCycle = (decided: NonNullable<Decision['start']>): void => {
+    const start = decided.poll ? { ...decided, hints: pollHints(decided) } : decided
+    if (start.hints.full) lastFullScanAt = monotonic()
     if (start.poll) watchers?.ensure()
     const answered = waiting
     waiting = []
@@ -230,7 +246,7 @@ export function createEngine(opts: EngineOptions): Engine {
     const died = [...knownPids].some((pid) => !alive.has(pid))
     knownPids = alive
     // Told after this decision is applied: the reducer is never re-entered.
-    if (died) queueMicrotask(() => changed())
+    if (died) queueMicrotask(() => changed({ ...noHints(), live: true, hooks: true }))
   }
 
   /** A cycle that starts after now, and the state it ends with. */

@@ -10,7 +10,7 @@ import { createAgentsFallback } from './adapters/claude-agents.ts'
 import { readClaudeTaskLists } from './adapters/claude-tasks.ts'
 import { createClaudeTranscriptSource } from './adapters/claude-transcripts.ts'
 import { createCodexRolloutSource } from './adapters/codex-rollouts.ts'
-import { createHookInbox } from './adapters/hook-inbox.ts'
+import { createHookInbox, type HookInboxRead } from './adapters/hook-inbox.ts'
 import { drainHookSpool } from './adapters/hook-spool.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createPaneLocator, type PaneLocation } from './adapters/pane-locator.ts'
@@ -62,6 +62,9 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   const liveDir = files.claudeSessions
   const taskLists = new Map<string, ClaudeTaskListRecord>()
   let taskCorrupt = 0
+  /** The last reads of the live files and of the hooks, for cycles that have no news of them. */
+  let lastLive: Awaited<ReturnType<typeof readLiveSessionsOrAsk>> | null = null
+  let lastHooks: HookInboxRead | null = null
 
   const askAgents = createAgentsFallback(paths.claudeConfigDir)
   /** The live files; where their folder cannot be listed, what `claude agents --json` says instead. */
@@ -105,24 +108,30 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
           { ...emptyScan<TranscriptSummary>(), sideTranscripts: [] as SideTranscript[] },
           () => transcripts.scan(changed(hints.transcripts)),
         ),
-        guard(
-          'claude live sessions',
-          { records: [] as LiveSessionRecord[], corrupt: 0, errors: [], notes: [] as string[] },
-          () => readLiveSessionsOrAsk(now),
-        ),
+        // The live files and the hooks are read when their folder changed (or on a full cycle); a cycle
+        // the watchers told nothing of (the poll) reads nothing and looks at the time again.
+        hints.live || !lastLive
+          ? guard(
+              'claude live sessions',
+              { records: [] as LiveSessionRecord[], corrupt: 0, errors: [], notes: [] as string[] },
+              () => readLiveSessionsOrAsk(now),
+            ).then((read) => (lastLive = read))
+          : lastLive,
         guard('claude tasks', { lists: [] as ClaudeTaskListRecord[], corrupt: 0, errors: [] }, () =>
           readTasks(hints),
         ),
-        guard(
-          'hooks',
-          { states: new Map<string, HookSessionState>(), corrupt: 0, errors: [] as string[] },
-          async () => {
-            // What the handler spooled becomes inbox lines first, so this read folds it.
-            const drained = await drainHookSpool(files.hookSpool, files.hookInbox)
-            const read = await hooks.read()
-            return { ...read, errors: [...drained.errors, ...(read.errors ?? [])] }
-          },
-        ),
+        hints.hooks || !lastHooks
+          ? guard(
+              'hooks',
+              { states: new Map<string, HookSessionState>(), corrupt: 0, errors: [] as string[] },
+              async () => {
+                // What the handler spooled becomes inbox lines first, so this read folds it.
+                const drained = await drainHookSpool(files.hookSpool, files.hookInbox)
+                const read = await hooks.read()
+                return { ...read, errors: [...drained.errors, ...(read.errors ?? [])] }
+              },
+            ).then((read) => (lastHooks = read))
+          : lastHooks,
         guard(
           'codex',
           { ...emptyScan<CodexRolloutSummary>(), threadNames: new Map<string, string>() },

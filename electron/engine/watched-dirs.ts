@@ -21,14 +21,18 @@ export function watchedDirs(paths: EnginePaths): { path: string; recursive: bool
 }
 
 /**
- * Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake the engine; config.yaml must. In the
+ * Our own writes under NAVI_HOME (pm/, cache/, locks) must not wake the engine; config.yaml and
+ * settings.json must (they change the configuration only). In the
  * hook spool only a finished event counts (`<id>.json`): the handler's temp files and the claims and
  * removals of a drain are nobody's news.
  */
 export function isOwnWrite(paths: EnginePaths, dir: string, file: string | null): boolean {
   if (dir === naviFiles(paths).hookSpool) return file !== null && !/^[^.][^/]*\.json$/.test(file)
-  return dir === paths.naviHome && file !== 'config.yaml'
+  return dir === paths.naviHome && !CONFIG_FILES.has(file ?? '')
 }
+
+/** What a user (or the Settings view) edits in NAVI_HOME: a change re-reads the configuration only. */
+const CONFIG_FILES = new Set(['config.yaml', 'settings.json'])
 
 /**
  * Records in `hints` what the next cycle must re-read after a change in `dir` (`file`, when the watcher
@@ -43,13 +47,19 @@ export function noteChange(
   file: string | null,
 ): boolean {
   const files = naviFiles(paths)
+  if (dir === paths.naviHome && CONFIG_FILES.has(file ?? '')) {
+    hints.config = true
+    return false
+  }
   const transcriptTree = dir === files.claudeProjects || dir === files.codexSessions
   const newFolder = transcriptTree && file !== null && !/\.jsonl?$/.test(file)
   if (file === null || roots(paths).includes(dir) || newFolder) {
     hints.full = true
     return true
   }
-  if (dir === files.claudeTasks) hints.taskLists.add(file.split(/[\\/]/)[0] ?? file)
+  if (dir === files.claudeSessions) hints.live = true
+  else if (dir === files.hooksDir || dir === files.hookSpool) hints.hooks = true
+  else if (dir === files.claudeTasks) hints.taskLists.add(file.split(/[\\/]/)[0] ?? file)
   else if (dir === files.claudeProjects) hints.transcripts.add(join(dir, file))
   else if (dir === files.codexSessions) hints.rollouts.add(join(dir, file))
   return false

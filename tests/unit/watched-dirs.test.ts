@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { fullScan } from '../../electron/engine/sources.ts'
+import { noHints } from '../../electron/engine/core/source-hints.ts'
 import { isOwnWrite, noteChange, watchedDirs } from '../../electron/engine/watched-dirs.ts'
 
 const paths = { naviHome: '/n', claudeConfigDir: '/c', codexHome: '/x' }
-const none = () => ({ ...fullScan(), full: false })
+const none = () => noHints()
 
 describe('noteChange', () => {
   it.each([
@@ -23,6 +23,11 @@ describe('noteChange', () => {
     ['a new project folder', '/c/projects', 'new-project', { full: true }],
     ['a root', '/c', 'projects', { full: true }],
     ['an event that names no file', '/c/sessions', null, { full: true }],
+    ['a live-session file', '/c/sessions', '4242.json', { live: true }],
+    ['the hook inbox', '/n/hooks', 'events.jsonl', { hooks: true }],
+    ['a spooled hook event', '/n/hooks/spool', 'Ab3dE5gH9k.json', { hooks: true }],
+    ['config.yaml', '/n', 'config.yaml', { config: true }],
+    ['settings.json', '/n', 'settings.json', { config: true }],
   ] as const)('%s', (_name, dir, file, expected) => {
     const hints = none()
     const full = noteChange(hints, paths, dir, file)
@@ -31,6 +36,13 @@ describe('noteChange', () => {
     expect([...hints.transcripts]).toEqual('transcripts' in expected ? expected.transcripts : [])
     expect([...hints.taskLists]).toEqual('taskLists' in expected ? expected.taskLists : [])
     expect([...hints.rollouts]).toEqual('rollouts' in expected ? expected.rollouts : [])
+    if (!('full' in expected)) {
+      expect({ live: hints.live, hooks: hints.hooks, config: hints.config }).toEqual({
+        live: 'live' in expected,
+        hooks: 'hooks' in expected,
+        config: 'config' in expected,
+      })
+    }
   })
 })
 

@@ -113,6 +113,8 @@ export function createCodexRolloutSource(
   )
   const compressed = createCompressedRollouts()
   let compressedPaths: string[] = []
+  let lastOld: CodexRolloutSummary[] | null = null
+  let lastThreadNames = new Map<string, string>()
   return {
     async scan(opts = {}) {
       const errors: string[] = []
@@ -131,10 +133,16 @@ export function createCodexRolloutSource(
         )
         update = await files.update(plain)
       }
-      const [old, threadNames] = await Promise.all([
-        compressed.read(compressedPaths, errors),
-        readCodexThreadNames(paths.codexHome, errors),
-      ])
+      // The compressed rollouts and the thread names are looked at by full scans (a new day's folder or
+      // session_index.jsonl changing is a full cycle); a cycle a watcher drove reuses them.
+      if (!opts.changed || lastOld === null) {
+        ;[lastOld, lastThreadNames] = await Promise.all([
+          compressed.read(compressedPaths, errors),
+          readCodexThreadNames(paths.codexHome, errors),
+        ])
+      }
+      const old = lastOld
+      const threadNames = lastThreadNames
       return {
         summaries: [...files.summaries(), ...old],
         threadNames,

@@ -12,7 +12,8 @@
  *   agent writing many times a second costs a few cycles a second while an isolated change waits little;
  * - at most one cycle runs; whatever asks for one meanwhile is coalesced into one rerun after it, with the
  *   union of the hints and `force` if any asked for it;
- * - the poll runs a full cycle `pollIntervalMs` after the previous poll's cycle ended;
+ * - the poll runs a cycle `pollIntervalMs` after the previous poll's cycle ended (the loop decides whether
+ *   it re-reads everything: it does when its watchers cannot be trusted);
  * - a cycle whose findings are not durable (or that threw) runs again after `retryMs`, doubling up to
  *   `maxRetryMs` (or the poll interval), back to `retryMs` after one that succeeds;
  * - while watching, the pids are re-checked every `livenessIntervalMs` (a `kill -9` changes no file).
@@ -164,7 +165,9 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
     if (s.pollAt !== null && now >= s.pollAt) {
       s.pollAt = null
       s.poll = true
-      want(fullScan())
+      // What a poll re-reads is the loop's call: nothing while its watchers are trusted (the cycle then
+      // only looks at the time again), everything now and then, or when a folder could not be watched.
+      want(noHints())
     }
     if (s.livenessAt !== null && now >= s.livenessAt) {
       checkLiveness = true
