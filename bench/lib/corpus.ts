@@ -21,6 +21,11 @@ export interface CorpusSpec {
   sessions: number
   projects: number
   seed?: number
+  /**
+   * The projects' folders (real repositories, for a benchmark that wants git in the picture); one per
+   * project, in order. @default folders under /home/dev/workspace that do not exist
+   */
+  projectDirs?: readonly string[]
 }
 
 export interface Corpus {
@@ -43,13 +48,14 @@ const PROJECT_NAMES = (
 ).split(' ')
 
 function markerOf(spec: CorpusSpec): string {
-  const { totalBytes, sessions, projects, seed } = spec
+  const { totalBytes, sessions, projects, seed, projectDirs } = spec
   return JSON.stringify({
     version: FORMAT_VERSION,
     totalBytes,
     sessions,
     projects,
     seed: seed ?? 1,
+    ...(projectDirs ? { projectDirs } : {}),
   })
 }
 
@@ -74,11 +80,13 @@ export async function ensureCorpus(spec: CorpusSpec): Promise<Corpus> {
   await rm(spec.root, { recursive: true, force: true })
   const started = performance.now()
   const random = createRandom(spec.seed ?? 1)
-  const projectCwds = Array.from({ length: spec.projects }, (_, i) => {
-    const name = PROJECT_NAMES[i % PROJECT_NAMES.length] ?? 'project'
-    const suffix = i >= PROJECT_NAMES.length ? `-${Math.floor(i / PROJECT_NAMES.length)}` : ''
-    return `/home/dev/workspace/${name}${suffix}`
-  })
+  const projectCwds =
+    spec.projectDirs ??
+    Array.from({ length: spec.projects }, (_, i) => {
+      const name = PROJECT_NAMES[i % PROJECT_NAMES.length] ?? 'project'
+      const suffix = i >= PROJECT_NAMES.length ? `-${Math.floor(i / PROJECT_NAMES.length)}` : ''
+      return `/home/dev/workspace/${name}${suffix}`
+    })
   const weights = Array.from({ length: spec.sessions }, () => Math.exp(0.6 * gaussian(random)))
   const weightSum = weights.reduce((a, b) => a + b, 0)
   const now = Date.now()

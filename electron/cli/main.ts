@@ -52,12 +52,14 @@ export async function runCli(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'status': {
-      const state = await readOnce(paths, { force: true }, 'state:get', undefined)
+      const state = await readOnce(paths, 'state:get', undefined)
       print(state, formatStatus(state.projects, Date.now()) + errorsFooter(state.errors))
       return 0
     }
     case 'sessions': {
-      const out = await readOnce(paths, { force: true }, 'sessions:list', { all: values.all })
+      const out = await readOnce(paths, 'sessions:list', {
+        all: values.all,
+      })
       print(out, formatSessions(out.sessions, Date.now()))
       return 0
     }
@@ -155,11 +157,11 @@ interface Reader {
 /**
  * A reader that asks the Navi running with this home when there is one (it keeps its state current, so
  * the answer costs a socket round trip), else refreshes a read-only runtime of this process once and
- * reads it (`force`: every repository read with git, as a one-off look wants).
+ * reads it. Repositories are read with git as a running engine reads them: when their refs or index
+ * changed since the last read (any process's: repo-marks.ts) or an agent was active in them since.
  */
 async function openReader<C extends QueryChannel>(
   paths: EnginePaths,
-  opts: { force: boolean },
   first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
 ): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
   const asked = await askRunningNavi(paths, first.channel, first.input)
@@ -188,7 +190,7 @@ async function openReader<C extends QueryChannel>(
     close: () => runtime.stop(),
   }
   try {
-    await runtime.start(opts)
+    await runtime.start()
     return { reader: local, answer: await local.read(first.channel, first.input) }
   } catch (error) {
     await runtime.stop()
@@ -199,11 +201,10 @@ async function openReader<C extends QueryChannel>(
 /** The answer of one read-only channel (see openReader). */
 async function readOnce<C extends QueryChannel>(
   paths: EnginePaths,
-  opts: { force: boolean },
   channel: C,
   input: Parameters<NaviRuntime['handlers'][C]>[0],
 ): Promise<IpcOutput<C>> {
-  const { reader, answer } = await openReader(paths, opts, { channel, input })
+  const { reader, answer } = await openReader(paths, { channel, input })
   await reader.close()
   return answer
 }
@@ -219,14 +220,10 @@ async function allEvents(
     ...(query.since ? { since: query.since } : {}),
     ...(query.project ? { project: query.project } : {}),
   })
-  const opened = await openReader(
-    paths,
-    { force: false },
-    {
-      channel: 'events:list',
-      input: pageInput(undefined),
-    },
-  )
+  const opened = await openReader(paths, {
+    channel: 'events:list',
+    input: pageInput(undefined),
+  })
   try {
     const events: EngineEvent[] = []
     let page = opened.answer

@@ -89,7 +89,7 @@ export function createCycleRunner(deps: {
       // The transcript indexes can be large: written after the first cycle, then at most this often.
       if (lastIndexFlush === null || clock() - lastIndexFlush >= INDEX_FLUSH_INTERVAL_MS) {
         lastIndexFlush = clock()
-        await sources.flush()
+        await Promise.all([sources.flush(), deps.repos.flush()])
       }
       // config.yaml and settings.json already refuse less; a floor here covers any other way in.
       return {

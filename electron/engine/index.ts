@@ -99,7 +99,11 @@ export function createEngine(opts: EngineOptions): Engine {
   const sources = opts.sources ?? createSessionSources(opts.paths)
   const listeners = new Set<EngineListener>()
   const watching = opts.watch ?? true
-  const repos = createRepoTracker({ watch: watching, onChange: () => changed() })
+  const repos = createRepoTracker({
+    watch: watching,
+    onChange: () => changed(),
+    marksFile: join(files.cacheDir, 'repos.json'),
+  })
   const scheduleOptions: ScheduleOptions = {
     debounceMs: opts.debounceMs ?? 100,
     minCycleIntervalMs: opts.minCycleIntervalMs ?? 400,
@@ -289,11 +293,11 @@ export function createEngine(opts: EngineOptions): Engine {
       stopped = true
       step({ type: 'stop' })
       watchers?.close()
-      repos.close()
       await running
       for (const answer of waiting.splice(0)) answer(state)
       for (const failure of await cycles.saveBehind()) onError(failure)
-      await sources.flush()
+      await Promise.all([sources.flush(), repos.flush()])
+      repos.close()
       await log.close()
     },
     refresh(o) {

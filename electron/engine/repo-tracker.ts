@@ -17,6 +17,7 @@
  */
 import type { GitState } from '../../shared/schemas/project.ts'
 import { NO_NEW_COMMITS } from './core/diff.ts'
+import { loadRepoMarks, saveRepoMarks, type RepoMark } from './adapters/repo-marks.ts'
 import {
   createGitReader,
   type GitRead,
@@ -73,6 +74,8 @@ export interface RepoTracker {
   /** Repositories git would not trust (another user's, not in safe.directory), with the reason. */
   refusals(): Map<string, string>
   spawnCount(): number
+  /** Writes the repositories' read marks for the next process (repo-marks.ts), if they changed. */
+  flush(): Promise<void>
   close(): void
 }
 
@@ -81,9 +84,15 @@ export function createRepoTracker(opts: {
   onChange: (root: string) => void
   /** @default gitFingerprint (a benchmark or test may wrap it to count the looks) */
   fingerprint?: typeof gitFingerprint
+  /** Where read marks are kept between processes; absent, every process reads each repository once. */
+  marksFile?: string | null
 }): RepoTracker {
   const fingerprintOf = opts.fingerprint ?? gitFingerprint
   const repos = new Map<string, TrackedRepo>()
+  const marksFile = opts.marksFile ?? null
+  /** Marks an earlier process left, for repositories this one has not read yet. */
+  const marks = marksFile ? loadRepoMarks(marksFile) : new Map<string, RepoMark>()
+  let marksChanged = false
   let spawned = 0
   const reader = createGitReader({ spawnCounter: () => spawned++, readPr: readPrState })
 
@@ -148,6 +157,22 @@ export function createRepoTracker(opts: {
       repo.fingerprintedAt = now
       const unchanged = settled && fingerprint !== null && fingerprint === repo.fingerprint
       if (unchanged && repo.state) return { state: repo.state, newCommits: NO_NEW_COMMITS }
+      // First look of this process: the last snapshot stands if the repository is as it was read then.
+      const mark = repo.state === null ? marks.get(root) : undefined
+      if (
+        mark &&
+        !force &&
+        persisted !== null &&
+        persisted.error === null &&
+        fingerprint !== null &&
+        fingerprint === mark.fingerprint &&
+        lastActivity <= mark.readAt
+      ) {
+        repo.state = persisted
+        repo.fingerprint = fingerprint
+        repo.readAt = mark.readAt
+        return { state: persisted, newCommits: NO_NEW_COMMITS }
+      }
       const read = await reader.readGitState(root, base)
       // A failed read keeps the last good heads, so a snapshot persisted now still knows where to resume.
       const state =
@@ -155,6 +180,10 @@ export function createRepoTracker(opts: {
       repo.state = state
       repo.fingerprint = fingerprint
       repo.readAt = now
+      if (fingerprint !== null && state.error === null) {
+        marks.set(root, { fingerprint, readAt: now })
+        marksChanged = true
+      }
       return { state, newCommits: read.newCommits }
     },
     commit(root, heads) {
@@ -172,6 +201,16 @@ export function createRepoTracker(opts: {
       }
     },
     spawnCount: () => spawned,
+    async flush() {
+      if (!marksFile || !marksChanged) return
+      marksChanged = false
+      // Only the repositories still tracked: one that stopped being a project drops out.
+      const kept = new Map([...marks].filter(([root]) => repos.has(root)))
+      await saveRepoMarks(marksFile, kept).catch(() => {
+        // A cache: the next process reads those repositories with git once more.
+        marksChanged = true
+      })
+    },
     close() {
       for (const repo of repos.values()) repo.watcher?.close()
       repos.clear()

@@ -3,7 +3,9 @@
  * healthy, quiet watcher; a change the watcher tells, a cycle someone asked for, or the trust running out
  * makes it look again.
  */
+import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { GitState } from '../../shared/schemas/project.ts'
 import { gitFingerprint } from '../../electron/engine/adapters/git.ts'
 import { createRepoTracker, WATCHER_TRUST_MS } from '../../electron/engine/repo-tracker.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
@@ -81,5 +83,60 @@ describe('repo tracker: fingerprints', () => {
     await read(1000, true)
     await read(2000, true)
     expect(looks()).toBe(2)
+  })
+})
+
+describe('repo tracker: read marks kept for the next process', () => {
+  /** A tracker as a new process would make it, over the marks file of the previous one. */
+  const tracker = (marksFile: string) => {
+    const made = createRepoTracker({ watch: false, onChange: () => undefined, marksFile })
+    trackers.push(made)
+    return made
+  }
+  const look = (
+    t: ReturnType<typeof createRepoTracker>,
+    dir: string,
+    over: { persisted: GitState | null; lastActivity?: number; force?: boolean },
+  ) =>
+    t.read(dir, {
+      persisted: over.persisted,
+      lastActivity: over.lastActivity ?? 0,
+      force: over.force ?? false,
+      trustWatcher: false,
+      now: Date.now(),
+    })
+
+  it('takes an unchanged repository from its snapshot, and reads it with git when it changed or an agent worked there', async () => {
+    const repo = await createRepoFixture({ prefix: 'navi-marks-' })
+    repos.push(repo)
+    const marksFile = join(repo.dir, '..', `${basename(repo.dir)}-marks.json`)
+    const first = tracker(marksFile)
+    const read = await look(first, repo.dir, { persisted: null })
+    expect(first.spawnCount()).toBeGreaterThan(0)
+    await first.flush()
+    const persisted = read.state
+
+    // Unchanged: no git at all.
+    const second = tracker(marksFile)
+    expect((await look(second, repo.dir, { persisted })).state).toEqual(persisted)
+    expect(second.spawnCount()).toBe(0)
+
+    // An agent was active after that read: git again (it may have left the work tree dirty).
+    const busy = tracker(marksFile)
+    await look(busy, repo.dir, { persisted, lastActivity: Date.now() + 60_000 })
+    expect(busy.spawnCount()).toBeGreaterThan(0)
+
+    // Asked to read everything: git again.
+    const forced = tracker(marksFile)
+    await look(forced, repo.dir, { persisted, force: true })
+    expect(forced.spawnCount()).toBeGreaterThan(0)
+
+    // A commit since: the fingerprint differs, git reads it and sees the commit.
+    repo.file('b.txt', 'b\n')
+    const sha = await repo.commit('second')
+    const after = tracker(marksFile)
+    const changed = await look(after, repo.dir, { persisted })
+    expect(after.spawnCount()).toBeGreaterThan(0)
+    expect(changed.state.head_sha).toBe(sha)
   })
 })

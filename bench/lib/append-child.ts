@@ -1,0 +1,82 @@
+/**
+ * One process of the incremental benchmark: a running engine (watchers on, as under the tray or `navi
+ * watch`) over the paths from NAVI_HOME / CLAUDE_CONFIG_DIR / CODEX_HOME absorbs a 1 KiB append to
+ * `<file>` N times; for each, the engine's own time for the cycle that took it in (`durationMs`), the bytes
+ * the process read meanwhile (/proc/self/io) and the file-system calls it made (stat, lstat, exists,
+ * readdir, open: counted by wrapping node:fs before the engine is loaded). Prints one JSON object.
+ * `node out/.../append-child.mjs <file> <sessionId> <cwd> [appends]` (bundled by the benchmarks).
+ */
+import fs from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { appendFile } from 'node:fs/promises'
+import { syncBuiltinESMExports } from 'node:module'
+import { appendedPromptLine } from './appended-line.ts'
+
+const calls = { stat: 0, readdir: 0, open: 0 }
+type Counted = keyof typeof calls
+const wrap = <T extends object>(target: T, names: string[], kind: Counted) => {
+  for (const name of names) {
+    const original = (target as Record<string, unknown>)[name]
+    if (typeof original !== 'function') continue
+    ;(target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      calls[kind]++
+      return (original as (...a: unknown[]) => unknown).apply(this, args)
+    }
+  }
+}
+wrap(fs, ['statSync', 'lstatSync', 'existsSync', 'stat', 'lstat'], 'stat')
+wrap(fs, ['readdirSync', 'readdir'], 'readdir')
+wrap(fs, ['openSync', 'open'], 'open')
+wrap(fs.promises, ['stat', 'lstat'], 'stat')
+wrap(fs.promises, ['readdir'], 'readdir')
+wrap(fs.promises, ['open'], 'open')
+syncBuiltinESMExports()
+
+const { createEngine } = await import('../../electron/engine/index.ts')
+const { resolvePaths } = await import('../../electron/engine/core/paths.ts')
+
+const bytesRead = (): number =>
+  Number(/^rchar:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN)
+
+const [file, sessionId, cwd, count = '5'] = process.argv.slice(2)
+if (!file || !sessionId || !cwd) throw new Error('append-child <file> <sessionId> <cwd> [appends]')
+
+const engine = createEngine({ paths: resolvePaths(), watch: true })
+await engine.start()
+// The watchers settle; a poll never comes during the test (30 s).
+await new Promise((resolve) => setTimeout(resolve, 500))
+const cycles: { ms: number; bytesRead: number; stat: number; readdir: number; open: number }[] = []
+for (let i = 0; i < Number(count); i++) {
+  const at = new Date()
+  const absorbed = new Promise<void>((resolve) => {
+    const off = engine.subscribe(() => {
+      const session = engine.getSessions().find((s) => s.id === sessionId)
+      if (session?.last_activity === at.toISOString()) {
+        off()
+        resolve()
+      }
+    })
+  })
+  const before = { ...calls, bytes: bytesRead() }
+  await appendFile(file, appendedPromptLine(sessionId, cwd, at))
+  await absorbed
+  cycles.push({
+    ms: engine.diagnostics().durationMs,
+    bytesRead: bytesRead() - before.bytes,
+    stat: calls.stat - before.stat,
+    readdir: calls.readdir - before.readdir,
+    open: calls.open - before.open,
+  })
+  await new Promise((resolve) => setTimeout(resolve, 600))
+}
+await engine.stop()
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+console.log(
+  JSON.stringify({
+    cycles,
+    medianMs: median(cycles.map((c) => c.ms)),
+    medianBytesRead: median(cycles.map((c) => c.bytesRead)),
+    medianStats: median(cycles.map((c) => c.stat)),
+  }),
+)
