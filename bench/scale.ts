@@ -4,7 +4,7 @@
  * - cold: a first index (the bundled engine child of index-corpus: one process, wall, CPU, peak RSS);
  * - warm: the same again with its index (0 transcript bytes should be read);
  * - `navi status`, computing it (no Navi running) and asked of `navi watch`;
- * - `navi watch --no-pm` idle for S seconds: CPU % of a core, resident memory at the end, and, in a
+ * - `navi watch --no-pm` idle for S seconds, 30 s after it is ready: CPU % of a core, resident memory, and, in a
  *   second window under `strace -f -c`, the processes it started and the file-system calls it made;
  * - a 1 KiB append to one transcript absorbed by a running engine (lib/append-child.ts: median of 5 of
  *   its own cycle timings, with the file-system calls of that cycle).
@@ -37,6 +37,8 @@ import {
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const OUT = join(REPO, 'out', 'bench-scale')
 const SESSION_BYTES = 256 * 1024
+/** Between `navi watch` being ready and its idle being measured. */
+const SETTLE_MS = 30_000
 
 interface Row {
   sessions: number
@@ -246,7 +248,9 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
       let statusAsked: number
       try {
         const pid = watch.child.pid as number
-        await sleep(2000)
+        // Start-up settles first: V8 shrinks the heap the first cycle grew (a few collections in the
+        // first half minute), which is not what an idle engine costs.
+        await sleep(SETTLE_MS)
         idle = await idleCpu(pid, opts.idleSeconds)
         rss = residentMb(pid)
         traced = await straceWindow(pid, Math.min(40, opts.idleSeconds))

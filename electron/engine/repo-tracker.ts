@@ -1,7 +1,8 @@
 /**
  * Decides when a repository is read with git, and reads it. A repository is read on first sight, when its
  * refs/index fingerprint changed (the watcher and the poll both lead here), when one of its sessions was active
- * since the last read (agents edit files without touching the index, so `dirty` would go stale otherwise), when
+ * since the last read (agents edit files without touching the index, so `dirty` would go stale otherwise; at
+ * most every ACTIVITY_REREAD_MS while they keep working), when
  * commits it listed are not yet logged, or on demand. Otherwise the last state is reused and no git process is
  * spawned.
  *
@@ -31,6 +32,14 @@ import {
 /** How long a quiet, healthy watcher is believed before the fingerprint is checked again. */
 export const WATCHER_TRUST_MS = 5 * 60_000
 
+/**
+ * While an agent works in a repository (its transcript grows many times a second), the work tree is read
+ * again with git at most this often: the first activity after a quiet spell is read at once, and then a
+ * cycle that only folds a transcript line waits on no git. A change of refs or index is read at once; the
+ * poll reads what the agent's last edits left.
+ */
+export const ACTIVITY_REREAD_MS = 10_000
+
 interface TrackedRepo {
   fingerprint: string | null
   /** When the fingerprint was last taken. */
@@ -43,6 +52,8 @@ interface TrackedRepo {
   /** Branch heads whose new commits are in the event log: the base of the next read's commit list. */
   committedHeads: Record<string, string> | null
   readAt: number
+  /** When a session's activity last made it read with git (the first one of a burst reads at once). */
+  activityReadAt: number
   watcher: { close(): void } | null
 }
 
@@ -107,6 +118,7 @@ export function createRepoTracker(opts: {
         state: null,
         committedHeads: null,
         readAt: 0,
+        activityReadAt: Number.NEGATIVE_INFINITY,
         watcher: null,
       }
       if (opts.watch) {
@@ -137,7 +149,7 @@ export function createRepoTracker(opts: {
       const settled =
         repo.state !== null &&
         repo.state.error === null &&
-        lastActivity <= repo.readAt &&
+        (lastActivity <= repo.readAt || now - repo.activityReadAt < ACTIVITY_REREAD_MS) &&
         !force &&
         // Commits listed by the last read but not logged yet must be listed again.
         sameHeads(repo.state.branch_heads, base)
@@ -173,6 +185,7 @@ export function createRepoTracker(opts: {
         repo.readAt = mark.readAt
         return { state: persisted, newCommits: NO_NEW_COMMITS }
       }
+      if (repo.state !== null && lastActivity > repo.readAt) repo.activityReadAt = now
       const read = await reader.readGitState(root, base)
       // A failed read keeps the last good heads, so a snapshot persisted now still knows where to resume.
       const state =

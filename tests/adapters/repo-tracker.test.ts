@@ -7,7 +7,11 @@ import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GitState } from '../../shared/schemas/project.ts'
 import { gitFingerprint } from '../../electron/engine/adapters/git.ts'
-import { createRepoTracker, WATCHER_TRUST_MS } from '../../electron/engine/repo-tracker.ts'
+import {
+  ACTIVITY_REREAD_MS,
+  createRepoTracker,
+  WATCHER_TRUST_MS,
+} from '../../electron/engine/repo-tracker.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
 import { waitUntil } from '../support/wait.ts'
 
@@ -138,5 +142,35 @@ describe('repo tracker: read marks kept for the next process', () => {
     const changed = await look(after, repo.dir, { persisted })
     expect(after.spawnCount()).toBeGreaterThan(0)
     expect(changed.state.head_sha).toBe(sha)
+  })
+})
+
+describe('repo tracker: an agent at work', () => {
+  it('reads the work tree at its first activity, then at most every ACTIVITY_REREAD_MS while it goes on', async () => {
+    const repo = await createRepoFixture({ prefix: 'navi-active-' })
+    repos.push(repo)
+    const tracker = createRepoTracker({ watch: false, onChange: () => undefined })
+    trackers.push(tracker)
+    const look = async (now: number, lastActivity: number) => {
+      const before = tracker.spawnCount()
+      const read = await tracker.read(repo.dir, {
+        persisted: null,
+        lastActivity,
+        force: false,
+        trustWatcher: false,
+        now,
+      })
+      tracker.commit(repo.dir, read.state.branch_heads)
+      return { spawned: tracker.spawnCount() - before, dirty: read.state.dirty }
+    }
+    expect((await look(1000, 0)).spawned).toBeGreaterThan(0)
+    // The agent starts: read at once (its first edit shows).
+    repo.file('agent.txt', 'edit\n')
+    expect(await look(2000, 1500)).toMatchObject({ dirty: true })
+    // It goes on writing its transcript: no git for the next 10 s.
+    expect((await look(3000, 2500)).spawned).toBe(0)
+    expect((await look(2000 + ACTIVITY_REREAD_MS - 1, 11_000)).spawned).toBe(0)
+    // Past them, its work is read again.
+    expect((await look(2000 + ACTIVITY_REREAD_MS, 11_500)).spawned).toBeGreaterThan(0)
   })
 })
