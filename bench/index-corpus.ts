@@ -1,8 +1,8 @@
 /**
  * Time and memory to index a generated corpus of Claude transcripts (1 GiB, 500 sessions, 40 project
  * cwds), side by side with `ccusage session --json --offline` (ccusage@20.0.24) on the same
- * CLAUDE_CONFIG_DIR; Navi again warm (a second process on the same NAVI_HOME), and the time the
- * running engine takes to absorb a 1 KiB append. Every measured run is its own process, so wall time
+ * CLAUDE_CONFIG_DIR; Navi again warm (a second process on the same NAVI_HOME), and the engine time a
+ * running engine (watchers on) spends on a 1 KiB append (lib/append-child.ts). Every measured run is its own process, so wall time
  * and peak RSS are per process (see lib/process-stats.ts). The OS page cache is warmed first, for
  * both tools alike.
  *
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { CCUSAGE_VERSION, ensureCcusage } from './lib/ccusage.ts'
 import { ensureCorpus, type Corpus } from './lib/corpus.ts'
 import {
+  appendOutputSchema,
   parseChild,
   summarizeIndexRuns,
   type IndexCorpusOptions,
@@ -59,6 +60,12 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
     await rm(CHILD_DIR, { recursive: true, force: true })
     await bundleCli({ entry: join(REPO, CHILD_ENTRY), outdir: CHILD_DIR, logLevel: 'silent' })
     const child = join(CHILD_DIR, 'index-child.mjs')
+    await bundleCli({
+      entry: join(REPO, 'bench/lib/append-child.ts'),
+      outdir: join(CHILD_DIR, 'append'),
+      logLevel: 'silent',
+    })
+    const appendChild = join(CHILD_DIR, 'append', 'append-child.mjs')
     const home = join(scratch, 'home')
     const codexHome = join(scratch, 'codex')
     const empty = join(scratch, 'empty-claude')
@@ -93,12 +100,7 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
         const cc = await ccusage()
         if (cc.exitCode !== 0) throw new Error(`ccusage exited ${cc.exitCode}: ${cc.stderr}`)
         const cold = await navi(naviHome, corpus.claudeConfigDir)
-        const warm = await navi(naviHome, corpus.claudeConfigDir, [
-          '--append',
-          target.path,
-          target.sessionId,
-          target.cwd,
-        ])
+        const warm = await navi(naviHome, corpus.claudeConfigDir)
         runs.push({ ccusage: cc, cold, warm })
         console.log(
           `run ${i + 1}/${opts.runs}: ccusage ${(cc.wallMs / 1000).toFixed(2)} s, ` +
@@ -110,7 +112,31 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
         await utimes(target.path, original.atime, original.mtime)
       }
     }
-    return summarizeIndexRuns({ corpus, megabytes, sessionCount, baseline, runs, root, opts })
+    // A running engine over the last run's home: what an agent's 1 KiB line costs it.
+    const original = await stat(target.path)
+    let append
+    try {
+      const run = await runMeasured(
+        process.execPath,
+        [appendChild, target.path, target.sessionId, target.cwd, '7'],
+        { cwd: REPO, env: env(corpus.claudeConfigDir, join(scratch, `navi-${opts.runs - 1}`)) },
+      )
+      if (run.exitCode !== 0) throw new Error(`append child exited ${run.exitCode}: ${run.stderr}`)
+      append = appendOutputSchema.parse(JSON.parse(run.stdout.trim().split('\n').pop() ?? ''))
+    } finally {
+      await truncate(target.path, original.size)
+      await utimes(target.path, original.atime, original.mtime)
+    }
+    return summarizeIndexRuns({
+      corpus,
+      megabytes,
+      sessionCount,
+      baseline,
+      runs,
+      append,
+      root,
+      opts,
+    })
   } finally {
     await rm(scratch, { recursive: true, force: true })
     if (!opts.keep) {

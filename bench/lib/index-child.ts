@@ -1,12 +1,10 @@
 /**
  * One Navi process of the corpus benchmark: a full engine cycle (`refresh({ force: true })`) over the
  * paths from NAVI_HOME / CLAUDE_CONFIG_DIR / CODEX_HOME, then a clean `stop()` so whatever the engine
- * persists is flushed. With `--append <file> <sessionId> <cwd>` it then appends a 1 KiB prompt to
- * that transcript and times the refresh that absorbs it. Prints one JSON object on stdout.
- * Run by bench/index-corpus.ts: `node bin/run-ts.mjs bench/lib/index-child.ts [--append …]`.
+ * persists is flushed. Prints one JSON object on stdout. (What a running engine spends on an append is
+ * lib/append-child.ts.) Bundled and run by bench/index-corpus.ts and bench/scale.ts.
  */
-import { appendFile, readFile } from 'node:fs/promises'
-import { appendedPromptLine } from './appended-line.ts'
+import { readFile } from 'node:fs/promises'
 
 const processStart = performance.now()
 const { createEngine } = await import('../../electron/engine/index.ts')
@@ -36,29 +34,6 @@ for (const session of sessions) {
 }
 const diagnostics = engine.diagnostics()
 
-const appendIndex = process.argv.indexOf('--append')
-let append: Record<string, unknown> | null = null
-if (appendIndex >= 0) {
-  const [file, sessionId, cwd] = process.argv.slice(appendIndex + 1, appendIndex + 4)
-  if (!file || !sessionId || !cwd) throw new Error('--append <file> <sessionId> <cwd>')
-  const at = new Date()
-  const line = appendedPromptLine(sessionId, cwd, at)
-  await appendFile(file, line)
-  const before = await bytesReadSoFar()
-  const t0 = performance.now()
-  await engine.refresh({ force: false })
-  const absorbMs = performance.now() - t0
-  const session = engine.getSessions().find((s) => s.id === sessionId)
-  append = {
-    bytesAppended: Buffer.byteLength(line),
-    refreshMs: absorbMs,
-    bytesReadByRefresh: (await bytesReadSoFar()) - before,
-    // Proof the refresh folded the new line: the session's last activity is the line's timestamp.
-    absorbed: session?.last_activity === at.toISOString(),
-    gitSpawns: engine.diagnostics().gitSpawns,
-  }
-}
-
 const stopStarted = performance.now()
 await engine.stop()
 const stopMs = performance.now() - stopStarted
@@ -77,6 +52,5 @@ console.log(
     sourceErrors: diagnostics.sourceErrors,
     heapUsedMb: memory.heapUsed / 1024 / 1024,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
-    append,
   }),
 )

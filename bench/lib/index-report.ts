@@ -22,15 +22,6 @@ const childOutputSchema = z.object({
   sourceErrors: z.array(z.string()),
   heapUsedMb: z.number(),
   maxRssMb: z.number(),
-  append: z
-    .object({
-      bytesAppended: z.number(),
-      refreshMs: z.number(),
-      bytesReadByRefresh: z.number(),
-      absorbed: z.boolean(),
-      gitSpawns: z.number(),
-    })
-    .nullable(),
 })
 type ChildOutput = z.infer<typeof childOutputSchema>
 
@@ -38,6 +29,23 @@ export interface Measured {
   run: ProcessRun
   child: ChildOutput
 }
+
+/** What lib/append-child.ts prints: a running engine's cycles that took in 1 KiB appends. */
+export const appendOutputSchema = z.object({
+  cycles: z.array(
+    z.object({
+      ms: z.number(),
+      bytesRead: z.number(),
+      stat: z.number(),
+      readdir: z.number(),
+      open: z.number(),
+    }),
+  ),
+  medianMs: z.number(),
+  medianBytesRead: z.number(),
+  medianStats: z.number(),
+})
+export type AppendOutput = z.infer<typeof appendOutputSchema>
 
 export interface IndexCorpusOptions {
   quick: boolean
@@ -65,6 +73,7 @@ export function summarizeIndexRuns(input: {
   sessionCount: number
   baseline: Measured
   runs: { ccusage: ProcessRun; cold: Measured; warm: Measured }[]
+  append: AppendOutput
   root: string
   opts: IndexCorpusOptions
 }) {
@@ -118,7 +127,6 @@ export function summarizeIndexRuns(input: {
         wallS: round(r.warm.run.wallMs / 1000, 2),
         peakRssMb: round(r.warm.run.peakRssMb, 0),
       },
-      appendMs: round(r.warm.child.append?.refreshMs ?? Number.NaN, 1),
     })),
     ccusageVersion: CCUSAGE_VERSION,
     ccusage: {
@@ -157,13 +165,12 @@ export function summarizeIndexRuns(input: {
       importS: round((baseline.child.importMs ?? Number.NaN) / 1000, 2),
     },
     append: {
-      bytes: runs[0]?.warm.child.append?.bytesAppended ?? null,
-      refreshMs: round(
-        median((r) => r.warm.child.append?.refreshMs ?? Number.NaN),
-        1,
-      ),
-      bytesRead: median((r) => r.warm.child.append?.bytesReadByRefresh ?? Number.NaN),
-      absorbed: runs.every((r) => r.warm.child.append?.absorbed === true),
+      appends: input.append.cycles.length,
+      engineMsMedian: round(input.append.medianMs, 1),
+      engineMsMax: round(Math.max(...input.append.cycles.map((c) => c.ms)), 1),
+      bytesReadMedian: input.append.medianBytesRead,
+      statsMedian: input.append.medianStats,
+      cycles: input.append.cycles.map((c) => ({ ...c, ms: round(c.ms, 1) })),
     },
     ratios: {
       coldWallVsCcusage: ratio(cold.wallS, ccusage.wallS),
@@ -228,8 +235,9 @@ function printReport(r: IndexCorpusResult): void {
   )
   console.log(`ccusage native binary alone: peak RSS ${r.ccusage.nativeBinaryRssMb} MB`)
   console.log(
-    `1 KiB append absorbed by the running engine in ${r.append.refreshMs} ms ` +
-      `(bytes read by that refresh: ${r.append.bytesRead}; absorbed: ${r.append.absorbed})`,
+    `1 KiB append absorbed by a running engine (watchers on): ${r.append.engineMsMedian} ms of engine ` +
+      `time, median of ${r.append.appends} (max ${r.append.engineMsMax}); per cycle ${r.append.bytesReadMedian} ` +
+      `bytes read, ${r.append.statsMedian} stat calls`,
   )
   const cc = r.ccusage.report
   const nv = r.naviCold.tokens
