@@ -28,6 +28,8 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'active-session', args: quick ? ['--quick'] : [] },
   { name: 'hook-overhead', args: quick ? ['20', '--no-claude'] : [] },
   { name: 'index-corpus', args: [...(quick ? ['--quick'] : []), ...(keep ? ['--keep'] : [])] },
+  { name: 'cli-latency', args: [...(quick ? ['--quick'] : []), ...(keep ? ['--keep'] : [])] },
+  { name: 'scale', args: quick ? ['--quick'] : [] },
   { name: 'pm-inbox', args: [] },
   { name: 'pm-burst', args: [] },
   { name: 'pm-memory', args: quick ? ['--runs', '15'] : [] },
@@ -80,21 +82,35 @@ for (const bench of BENCHES) {
   outcomes[bench.name] = await runBench(bench.name, bench.args)
 }
 
-const [latency, idle, hooks, corpus, active, pmInbox, pmBurst, pmMemory, notify, paint] =
-  await Promise.all(
-    [
-      'commit-latency',
-      'idle-repos',
-      'hook-overhead',
-      'index-corpus',
-      'active-session',
-      'pm-inbox',
-      'pm-burst',
-      'pm-memory',
-      'commit-notification',
-      'popover-paint',
-    ].map((n) => (outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null))),
-  )
+const [
+  latency,
+  idle,
+  hooks,
+  corpus,
+  active,
+  pmInbox,
+  pmBurst,
+  pmMemory,
+  notify,
+  paint,
+  cli,
+  scale,
+] = await Promise.all(
+  [
+    'commit-latency',
+    'idle-repos',
+    'hook-overhead',
+    'index-corpus',
+    'active-session',
+    'pm-inbox',
+    'pm-burst',
+    'pm-memory',
+    'commit-notification',
+    'popover-paint',
+    'cli-latency',
+    'scale',
+  ].map((n) => (outcomes[n]?.exitCode === 0 ? readResult(n) : Promise.resolve(null))),
+)
 const rows: string[][] = []
 if (latency) {
   const poll = at(latency, 'poll', 'pollIntervalS')
@@ -132,12 +148,12 @@ if (corpus) {
     [
       'navi process start-up, nothing to index',
       `${show(at(corpus, 'naviBaselineEmpty', 'wallS'), ' s')}, ${show(at(corpus, 'naviBaselineEmpty', 'peakRssMb'), ' MB')}`,
-      'tsx + engine load floor',
+      'bundled engine load floor',
     ],
     [
-      'absorb a 1 KiB append (running engine)',
-      `${show(at(corpus, 'append', 'refreshMs'), ' ms')}`,
-      `read ${show(at(corpus, 'append', 'bytesRead'), ' B')}, absorbed ${show(at(corpus, 'append', 'absorbed'))}`,
+      'absorb a 1 KiB append (running engine, its own cycle time)',
+      `${show(at(corpus, 'append', 'engineMsMedian'), ' ms')} median, max ${show(at(corpus, 'append', 'engineMsMax'), ' ms')}`,
+      `per cycle ${show(at(corpus, 'append', 'bytesReadMedian'), ' B')} read, ${show(at(corpus, 'append', 'statsMedian'))} stat calls`,
     ],
   )
 }
@@ -215,11 +231,30 @@ if (paint) {
       `median of ${show(at(paint, 'runs'))} cold loads, Debian Chromium`,
     ],
     [
-      `popover: ${show(at(paint, 'events'))} event rows rendered`,
-      `${show(at(paint, 'summary', 'eventRowsMs'), ' ms')}`,
+      `popover: ${show(at(paint, 'events'))} events held, scrolled through (frame p95)`,
+      `${show(at(paint, 'summary', 'eventRowsMs'), ' ms')}, frame p95 ${show(at(paint, 'summary', 'scrollFrameP95Ms'), ' ms')}`,
       `JS heap ${show(at(paint, 'summary', 'jsHeapUsedMb'), ' MiB')}, renderer RSS ${show(at(paint, 'summary', 'rendererRssMb'), ' MiB')}`,
     ],
   )
+}
+if (cli) {
+  for (const r of (at(cli, 'results') as Json[] | undefined) ?? []) {
+    if (String(r.command).startsWith('node')) continue
+    rows.push([
+      `${show(r.command)} (${show(r.mode)})`,
+      `p50 ${show(r.p50Ms, ' ms')} / p95 ${show(r.p95Ms, ' ms')}, ×${show(r.xBareNode)} bare node`,
+      `target met: ${show(r.met)}`,
+    ])
+  }
+}
+if (scale) {
+  for (const r of (at(scale, 'rows') as Json[] | undefined) ?? []) {
+    rows.push([
+      `scale: ${show(r.sessions)} sessions, ${show(r.repos)} repos`,
+      `cold ${show(r.coldS, ' s')}, warm ${show(r.warmS, ' s')}, status ${show(r.statusAloneMs, ' ms')}, idle ${show(r.idleCpuPercent, ' %')}`,
+      `watch RSS ${show(r.watchRssMb, ' MB')}, idle spawns ${show(r.idleProcessesStarted)}, append ${show(r.appendCycleMs, ' ms')}`,
+    ])
+  }
 }
 printTable(
   `Navi benchmarks${quick ? ' (--quick)' : ''}`,
@@ -243,6 +278,8 @@ await writeResult('summary', {
     pmMemory,
     commitNotification: notify,
     popoverPaint: paint,
+    cliLatency: cli,
+    scale,
   },
 })
 process.exitCode = Object.values(outcomes).every((o) => o.exitCode === 0) ? 0 : 1

@@ -3,24 +3,17 @@
  * registered repositories (bench/scale.ts's 500-session setup), while it has something to do: an agent
  * that appends a 1 KiB line to a transcript every 2 s, and a commit in one of the repositories every
  * 5 minutes. RSS is sampled every 30 s from /proc; the table shows it at start, its peak and at the end.
+ * The shared corpus is left as found: the agent writes a session of its own (a copy of a median one,
+ * removed after) and the commits are reset after, so bench/scale.ts can run beside or after it.
  *
  * `node bin/run-ts.mjs bench/watch-memory.ts [--minutes M]` (default 60). Needs the scale bench's corpus
  * (run `bench/scale.ts --quick` once, it is kept in the temp dir). Writes bench/results/watch-memory.json.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import {
-  appendFile,
-  mkdir,
-  mkdtemp,
-  readFile,
-  rm,
-  stat,
-  truncate,
-  utimes,
-  writeFile,
-} from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bundleCli } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
@@ -53,11 +46,19 @@ export async function benchWatchMemory(opts: { minutes: number }) {
     CLAUDE_CONFIG_DIR: join(ROOT, 'corpus', 'claude'),
     CODEX_HOME: join(scratch, 'codex'),
   }
-  const agent = [...corpus.files].sort((a, b) => a.bytes - b.bytes)[
+  const median = [...corpus.files].sort((a, b) => a.bytes - b.bytes)[
     Math.floor(corpus.files.length / 2)
   ]
-  if (!agent) throw new Error('no corpus: run bench/scale.ts --quick first')
-  const original = await stat(agent.path)
+  if (!median) throw new Error('no corpus: run bench/scale.ts --quick first')
+  // The agent's own session, so a benchmark reading the shared corpus meanwhile sees its files unchanged.
+  const sessionId = randomUUID()
+  const agent = { ...median, sessionId, path: join(dirname(median.path), `${sessionId}.jsonl`) }
+  await copyFile(median.path, agent.path)
+  const git = (repo: string, args: string[]) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...FIXTURE_GIT_ENV } })
+      .toString()
+      .trim()
+  const headsBefore = new Map(repos.map((repo) => [repo, git(repo, ['rev-parse', 'HEAD'])]))
   const watch = spawn(process.execPath, [join(outDir, 'navi.mjs'), 'watch', '--json', '--no-pm'], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -83,11 +84,8 @@ export async function benchWatchMemory(opts: { minutes: number }) {
       if (Date.now() >= nextCommit) {
         const repo = repos[commits % repos.length] as string
         await writeFile(join(repo, `bench-${commits}.txt`), `${commits}\n`)
-        for (const args of [
-          ['add', '-A'],
-          ['commit', '-q', '-m', `bench commit ${commits}`],
-        ])
-          execFileSync('git', args, { cwd: repo, env: { ...process.env, ...FIXTURE_GIT_ENV } })
+        git(repo, ['add', '-A'])
+        git(repo, ['commit', '-q', '-m', `bench commit ${commits}`])
         commits++
         nextCommit += 5 * 60_000
       }
@@ -102,8 +100,8 @@ export async function benchWatchMemory(opts: { minutes: number }) {
   } finally {
     watch.kill('SIGINT')
     await new Promise((resolve) => watch.once('exit', resolve))
-    await truncate(agent.path, original.size)
-    await utimes(agent.path, original.atime, original.mtime)
+    await rm(agent.path, { force: true })
+    for (const [repo, head] of headsBefore) git(repo, ['reset', '-q', '--hard', head])
     await rm(scratch, { recursive: true, force: true })
   }
   const rss = samples.map((s) => s.rssMb)

@@ -41,6 +41,7 @@ const bytesRead = (): number =>
 const [file, sessionId, cwd, count = '5'] = process.argv.slice(2)
 if (!file || !sessionId || !cwd) throw new Error('append-child <file> <sessionId> <cwd> [appends]')
 
+const ABSORB_TIMEOUT_MS = 20_000
 const engine = createEngine({ paths: resolvePaths(), watch: true })
 await engine.start()
 // The watchers settle; a poll never comes during the test (30 s).
@@ -48,10 +49,16 @@ await new Promise((resolve) => setTimeout(resolve, 500))
 const cycles: { ms: number; bytesRead: number; stat: number; readdir: number; open: number }[] = []
 for (let i = 0; i < Number(count); i++) {
   const at = new Date()
-  const absorbed = new Promise<void>((resolve) => {
+  // Bounded: a cycle that never shows the line fails the run rather than hanging the benchmark.
+  const absorbed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`append ${i + 1} not absorbed within ${ABSORB_TIMEOUT_MS} ms`))
+    }, ABSORB_TIMEOUT_MS)
     const off = engine.subscribe(() => {
       const session = engine.getSessions().find((s) => s.id === sessionId)
-      if (session?.last_activity === at.toISOString()) {
+      if (session?.last_activity && session.last_activity >= at.toISOString()) {
+        clearTimeout(timer)
         off()
         resolve()
       }
