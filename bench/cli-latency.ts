@@ -9,7 +9,7 @@
  * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N]`
  * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +18,7 @@ import { serializeEvent } from '../electron/engine/core/event-line.ts'
 import { engineEventSchema, type EngineEvent } from '../shared/schemas/event.ts'
 import { bundleCli } from '../scripts/cli-bundle.ts'
 import { ensureCorpus } from './lib/corpus.ts'
+import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
 import {
   hasFlag,
   isMain,
@@ -94,32 +95,6 @@ async function measureRounds(
   return timed
 }
 
-async function startWatch(cli: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [cli, 'watch', '--no-pm'], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  await new Promise<void>((resolve, reject) => {
-    let stderr = ''
-    const timer = setTimeout(() => reject(new Error(`navi watch not ready: ${stderr}`)), 120_000)
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-      if (stderr.includes('watching')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    child.on('exit', (code) => reject(new Error(`navi watch exited ${code}: ${stderr}`)))
-  })
-  return child
-}
-
-async function stopWatch(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGINT')
-  await exited
-}
-
 export async function benchCliLatency(opts: { quick: boolean; keep: boolean; runs: number }) {
   const megabytes = opts.quick ? 100 : 1024
   const sessions = opts.quick ? 100 : 500
@@ -165,12 +140,12 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       opts.runs,
     )
     console.log(`measuring ${opts.runs} rounds with navi watch running…`)
-    const watch = await startWatch(cli, env)
+    const watch = await startNaviWatch(cli, env, 120_000)
     let asked: Timed[]
     try {
       asked = await measureRounds([bare, ...reads], env, opts.runs)
     } finally {
-      await stopWatch(watch)
+      await stopNaviWatch(watch)
     }
 
     const rows: (string | number)[][] = []

@@ -13,7 +13,7 @@
  * `node bin/run-ts.mjs bench/scale.ts [--quick] [--idle-seconds S]`
  * --quick: the 50 and 500 rows only, 20 s idle. Writes bench/results/scale.json.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -23,6 +23,7 @@ import { bundleCli } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { ensureCorpus } from './lib/corpus.ts'
 import { parseChild } from './lib/index-report.ts'
+import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
 import { cpuTicks, processTree, residentMb, runMeasured, ticksToMs } from './lib/process-stats.ts'
 import {
   hasFlag,
@@ -81,34 +82,6 @@ async function timeNavi(cli: string, args: string[], env: NodeJS.ProcessEnv): Pr
   if (run.exitCode !== 0)
     throw new Error(`navi ${args.join(' ')} exited ${run.exitCode}: ${run.stderr}`)
   return run.wallMs
-}
-
-async function startWatch(cli: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, 'watch', '--json', '--no-pm'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  // Its events are not looked at; the pipe is read so it never fills.
-  child.stdout?.resume()
-  await new Promise<void>((resolve, reject) => {
-    let stderr = ''
-    const timer = setTimeout(() => reject(new Error(`navi watch not ready: ${stderr}`)), 300_000)
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-      if (stderr.includes('"ready":true')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    child.on('exit', (code) => reject(new Error(`navi watch exited ${code}: ${stderr}`)))
-  })
-  return { child }
-}
-
-async function stopWatch(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGINT')
-  await exited
 }
 
 /** CPU % of one core used by the process tree over `seconds`, sampled from /proc. */
@@ -241,13 +214,13 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
       const warm = await runMeasured(process.execPath, [child], { env })
       const warmChild = parseChild(warm)
       const statusAlone = await timeNavi(cli, ['status'], env)
-      const watch = await startWatch(cli, env)
+      const watch = await startNaviWatch(cli, env)
       let idle: number
       let traced: Awaited<ReturnType<typeof straceWindow>>
       let rss: number | null
       let statusAsked: number
       try {
-        const pid = watch.child.pid as number
+        const pid = watch.pid as number
         // Start-up settles first: V8 shrinks the heap the first cycle grew (a few collections in the
         // first half minute), which is not what an idle engine costs.
         await sleep(SETTLE_MS)
@@ -256,7 +229,7 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
         traced = await straceWindow(pid, Math.min(40, opts.idleSeconds))
         statusAsked = await timeNavi(cli, ['status'], env)
       } finally {
-        await stopWatch(watch.child)
+        await stopNaviWatch(watch)
       }
       const target = [...corpus.files].sort((a, b) => a.bytes - b.bytes)[
         Math.floor(corpus.files.length / 2)

@@ -9,7 +9,7 @@
  * `node bin/run-ts.mjs bench/watch-memory.ts [--minutes M]` (default 60). Needs the scale bench's corpus
  * (run `bench/scale.ts --quick` once, it is kept in the temp dir). Writes bench/results/watch-memory.json.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { bundleCli } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { appendedPromptLine } from './lib/appended-line.ts'
+import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
 import { residentMb } from './lib/process-stats.ts'
 import { isMain, numberOption, printTable, round, sleep, writeResult } from './lib/report.ts'
 
@@ -59,22 +60,12 @@ export async function benchWatchMemory(opts: { minutes: number }) {
       .toString()
       .trim()
   const headsBefore = new Map(repos.map((repo) => [repo, git(repo, ['rev-parse', 'HEAD'])]))
-  const watch = spawn(process.execPath, [join(outDir, 'navi.mjs'), 'watch', '--json', '--no-pm'], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
   const samples: { minute: number; rssMb: number }[] = []
   let commits = 0
   let appends = 0
+  let watch: ChildProcess | undefined
   try {
-    await new Promise<void>((resolve, reject) => {
-      let stderr = ''
-      watch.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString()
-        if (stderr.includes('"ready":true')) resolve()
-      })
-      watch.on('exit', (code) => reject(new Error(`navi watch exited ${code}: ${stderr}`)))
-    })
+    watch = await startNaviWatch(join(outDir, 'navi.mjs'), env)
     const started = Date.now()
     let nextSample = started
     let nextCommit = started + 5 * 60_000
@@ -98,8 +89,7 @@ export async function benchWatchMemory(opts: { minutes: number }) {
       await sleep(2000)
     }
   } finally {
-    watch.kill('SIGINT')
-    await new Promise((resolve) => watch.once('exit', resolve))
+    if (watch) await stopNaviWatch(watch)
     await rm(agent.path, { force: true })
     for (const [repo, head] of headsBefore) git(repo, ['reset', '-q', '--hard', head])
     await rm(scratch, { recursive: true, force: true })

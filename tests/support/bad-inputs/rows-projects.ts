@@ -54,17 +54,21 @@ const SNAPSHOT_ROWS: BadInput[] = [
   }),
 ]
 
+/** A session of one prompt, for the rows about the transcript index beside it. */
+const oneLineTranscript = (ctx: CaseContext) =>
+  ctx.transcript([
+    {
+      type: 'user',
+      message: { role: 'user', content: 'hi' },
+      cwd: ctx.scratch,
+      sessionId: SESSION_ID,
+      timestamp: new Date().toISOString(),
+    },
+  ])
+
 const index = (name: string, value: (ctx: CaseContext) => unknown) =>
   row('transcript index', name, async (ctx) => {
-    await ctx.transcript([
-      {
-        type: 'user',
-        message: { role: 'user', content: 'hi' },
-        cwd: ctx.scratch,
-        sessionId: SESSION_ID,
-        timestamp: new Date().toISOString(),
-      },
-    ])
+    await oneLineTranscript(ctx)
     await ctx.json(ctx.paths.transcriptIndex, value(ctx))
   })
 
@@ -110,15 +114,7 @@ const INDEX_ROWS: BadInput[] = [
     files: [{ path: '/dev/zero', dev: 0, ino: 0, size: 0, mtimeMs: 0, offset: 0, summary: {} }],
   })),
   row('transcript index', 'a forged hash over summaries that are not ones', async (ctx) => {
-    await ctx.transcript([
-      {
-        type: 'user',
-        message: { role: 'user', content: 'hi' },
-        cwd: ctx.scratch,
-        sessionId: SESSION_ID,
-        timestamp: new Date().toISOString(),
-      },
-    ])
+    await oneLineTranscript(ctx)
     const path = entry(ctx, {}).path
     const body = JSON.stringify([
       entry(ctx, { summary: { path, usage: 5 } }),
