@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { projectJson } from '../../electron/engine/core/json-projection.ts'
 import {
   compileProjection,
-  projectJson,
   type Projection,
-} from '../../electron/engine/core/json-projection.ts'
+} from '../../electron/engine/core/json-projection-spec.ts'
 
 const KEEP_ALL = compileProjection('keep')
 

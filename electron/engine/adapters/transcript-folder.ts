@@ -9,7 +9,7 @@ import { projectJson } from '../core/json-projection.ts'
 import type { TranscriptSummary } from '../core/source-records.ts'
 import { TRANSCRIPT_PROJECTION } from '../core/transcript-fields.ts'
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
-import type { JsonlFolder } from './jsonl-file-set.ts'
+import type { JsonlFolder } from './jsonl-fold-contract.ts'
 
 /** Where a bulky line type starts (2.1.330: most of a transcript's bytes, nothing Navi reads). */
 const BULKY_LINE_HEAD =

@@ -69,7 +69,8 @@ function transcriptBehind(
   transcript: TranscriptSummary | null,
   now: number,
 ): boolean {
-  if (!record.updatedAt || !transcript?.lastActivity || !transcript.transcriptTasks?.length) return false
+  if (!record.updatedAt || !transcript?.lastActivity || !transcript.transcriptTasks?.length)
+    return false
   const filesAt = Date.parse(record.updatedAt)
   return filesAt > Date.parse(transcript.lastActivity) && now - filesAt < TRANSCRIPT_CATCH_UP_MS
 }

@@ -14,56 +14,13 @@
  * (a missing comma between two skipped values) is read where `JSON.parse` would refuse it.
  */
 
-/**
- * Which parts of a value to keep. `'keep'`: the whole value. An object node keeps, of an object, the
- * `fields` it names (each with its own node); of an array, each element through `items` (absent: `[]`);
- * of a string, the string when `strings` is true (else `''`). Numbers, booleans and null are always kept.
- */
-export type Projection =
-  'keep' | { fields?: Record<string, Projection>; items?: Projection; strings?: boolean }
-
-interface Field {
-  name: string
-  /** The name's bytes, compared with a key's bytes in place: an unwanted key is never decoded. */
-  bytes: Uint8Array
-  node: Compiled
-}
-
-interface Node {
-  /** Fields by the byte length of their names. */
-  byLength: (Field[] | undefined)[]
-  hasFields: boolean
-  items: Compiled | null
-  strings: boolean
-}
-
-const KEEP = 'keep'
-type Compiled = Node | typeof KEEP
-
-/** A projection made ready to use; compile once, use for every line. */
-export interface CompiledProjection {
-  readonly root: Compiled
-}
-
-export function compileProjection(projection: Projection): CompiledProjection {
-  return { root: compileNode(projection) }
-}
-
-function compileNode(projection: Projection): Compiled {
-  if (projection === KEEP) return KEEP
-  const byLength: (Field[] | undefined)[] = []
-  const entries = Object.entries(projection.fields ?? {})
-  for (const [name, child] of entries) {
-    const bytes = Buffer.from(name, 'utf8')
-    ;(byLength[bytes.length] ??= []).push({ name, bytes, node: compileNode(child) })
-  }
-  return {
-    byLength,
-    hasFields: entries.length > 0,
-    items: projection.items === undefined ? null : compileNode(projection.items),
-    strings: projection.strings ?? false,
-  }
-}
+import {
+  type Compiled,
+  type CompiledProjection,
+  type Field,
+  KEEP,
+  type Node,
+} from './json-projection-spec.ts'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c

@@ -7,7 +7,7 @@
  * both ways, parsed whole and projected, and requires equal summaries (tests/unit/transcript-fields.test.ts).
  * A fold that starts reading another field must name it here.
  */
-import { compileProjection, type Projection } from './json-projection.ts'
+import { compileProjection, type Projection } from './json-projection-spec.ts'
 import { TOOL_DETAIL_KEYS } from './tool-detail.ts'
 
 /** A tool call's input: the words that describe it (tool-detail.ts), TodoWrite's list, task fields. */
