@@ -243,7 +243,8 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
         coldPeakRssMb: round(cold.peakRssMb, 0),
         warmS: round(warm.wallMs / 1000, 2),
         warmPeakRssMb: round(warm.peakRssMb, 0),
-        warmTranscriptMbRead: round(warmChild.bytesReadByRefresh / 1048576, 1),
+        // Everything the warm refresh read: the indexes and snapshots (no transcript changed).
+        warmMbRead: round(warmChild.bytesReadByRefresh / 1048576, 1),
         statusAloneMs: round(statusAlone, 0),
         statusAskedMs: round(statusAsked, 0),
         idleCpuPercent: round(idle, 2),
