@@ -33,8 +33,8 @@ give_up() {
 [ -d "$spool" ] || mkdir -p -m 700 "$spool" 2>/dev/null || give_up
 tmp=$(mktemp "$spool/.new.XXXXXXXXXX" 2>/dev/null) || give_up
 
-# The claude process that runs this hook: the nearest ancestor named claude, or a node whose command
-# line is the claude CLI (its npm package), found in /proc with shell builtins only (0 where there is no
+# The claude process that runs this hook: the nearest ancestor named claude, or a node (or bun) whose
+# command line is the claude CLI (its npm package), found in /proc with shell builtins only (0 where there is no
 # /proc, or no such ancestor). A stat's second field (the command name) may hold spaces or parentheses:
 # the fields after the last ")" are the state and the parent pid. `read` drops the NULs of a command
 # line, which leaves its arguments run together: enough to find the package path in it.
@@ -46,7 +46,8 @@ while [ "$depth" -lt 6 ] && [ "${pid:-0}" -gt 1 ] 2>/dev/null && [ -r "/proc/$pi
   read -r comm 2>/dev/null <"/proc/$pid/comm"
   case $comm in
     claude | claude.exe) claude=$pid && break ;;
-    node | nodejs | bun)
+    # Node 26 names its main thread `node-MainThread` (what /proc/<pid>/comm shows); earlier Nodes: `node`.
+    node | nodejs | node-* | bun | bun-*)
       cmdline=
       read -r cmdline 2>/dev/null <"/proc/$pid/cmdline"
       case $cmdline in *@anthropic-ai/claude-code/* | */bin/claude*) claude=$pid && break ;; esac
