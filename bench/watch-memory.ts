@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -54,7 +54,11 @@ export async function benchWatchMemory(opts: { minutes: number }) {
   // The agent's own session, so a benchmark reading the shared corpus meanwhile sees its files unchanged.
   const sessionId = randomUUID()
   const agent = { ...median, sessionId, path: join(dirname(median.path), `${sessionId}.jsonl`) }
-  await copyFile(median.path, agent.path)
+  // Its lines name it, as Claude Code's do (a copy still naming the median session would be a duplicate).
+  await writeFile(
+    agent.path,
+    (await readFile(median.path, 'utf8')).replaceAll(median.sessionId, sessionId),
+  )
   const git = (repo: string, args: string[]) =>
     execFileSync('git', args, { cwd: repo, env: { ...process.env, ...FIXTURE_GIT_ENV } })
       .toString()
