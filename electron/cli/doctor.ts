@@ -64,15 +64,21 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
     const hooks = await hooksStatus(paths)
     checks.push({
       name: 'hooks',
-      ok: hooks.installed,
+      ok: hooks.installed && !hooks.outdated,
       detail: hooks.settingsError
         ? `cannot read ${hooks.settingsPath}: ${hooks.settingsError}`
+        : hooks.installed && hooks.outdated
+          ? `installed in ${hooks.settingsPath}, but running another handler than ${hooks.handlerPath} (an older Navi's, or another NAVI_HOME's)`
+          : hooks.installed
+            ? `installed for ${hooks.events.length} events in ${hooks.settingsPath}`
+            : hooks.events.length === 0
+              ? 'not installed; status comes from live-session files and transcripts'
+              : `partly installed (missing: ${hooks.missing.join(', ')})`,
+      fix: hooks.outdated
+        ? "navi hooks install (puts this Navi's handler in place)"
         : hooks.installed
-          ? `installed for ${hooks.events.length} events in ${hooks.settingsPath}`
-          : hooks.events.length === 0
-            ? 'not installed; status comes from live-session files and transcripts'
-            : `partly installed (missing: ${hooks.missing.join(', ')})`,
-      fix: hooks.installed ? null : 'navi hooks install (most accurate status, optional)',
+          ? null
+          : 'navi hooks install (most accurate status, optional)',
     })
   } catch (error) {
     checks.push({

@@ -114,7 +114,7 @@ export async function runCli(argv: string[]): Promise<number> {
         print(
           status,
           status.installed
-            ? `installed: ${status.events.join(', ')}\nhandler: ${status.handlerPath}${status.handlerPresent ? '' : ' (MISSING: run navi hooks install)'}\ninbox: ${status.inboxPath}${status.inboxLastWrite ? ` (last write ${status.inboxLastWrite})` : ''}`
+            ? `installed: ${status.events.join(', ')}\nhandler: ${status.handlerPath}${status.handlerPresent ? '' : ' (MISSING: run navi hooks install)'}\ninbox: ${status.inboxPath}${status.inboxLastWrite ? ` (last write ${status.inboxLastWrite})` : ''}${status.outdated ? "\nOUTDATED: settings.json runs another handler (an older Navi's, or another NAVI_HOME's). Run: navi hooks install" : ''}`
             : `not installed${status.missing.length ? `; missing events: ${status.missing.join(', ')}` : ''}. Run: navi hooks install`,
         )
       } else {

@@ -1,12 +1,17 @@
 /**
  * Navi's Claude Code hooks as the faces use them: `navi hooks install|uninstall|status`, the Settings
- * view's "Install hooks" button and `navi doctor`.
+ * view's "Install hooks" button and `navi doctor`; a running Navi keeps the installed handler current.
  */
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 
-export { hooksStatus, installHooks, uninstallHooks } from '../engine/adapters/hooks-install.ts'
+export {
+  hooksStatus,
+  installHooks,
+  refreshInstalledHandler,
+  uninstallHooks,
+} from '../engine/adapters/hooks-install.ts'
 
 /** `navi hooks install` as a command result: what was written, or why not. */
 export async function installHooksCommand(

@@ -8,7 +8,8 @@
 import { mkdir } from 'node:fs/promises'
 import type { CommandResult, ContractHandlers } from '../../shared/ipc-contract.ts'
 import type { EngineState } from '../../shared/schemas/state.ts'
-import type { EnginePaths } from '../engine/core/paths.ts'
+import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
+import { errorText } from '../../shared/log.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
 import type { Pm } from '../pm/index.ts'
 import { createConfigSource, type ConfigSource } from './config-source.ts'
@@ -164,6 +165,18 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     })
   }
 
+  /** A Navi that ships a newer hook handler puts it in place of the installed copy (hooks.ts). */
+  const refreshHookHandler = async (): Promise<void> => {
+    try {
+      const { refreshInstalledHandler } = await import('./hooks.ts')
+      if (await refreshInstalledHandler(paths)) {
+        runtimeLog.info(`${naviFiles(paths).hookHandler}: updated to this Navi's hook handler`)
+      }
+    } catch (error) {
+      runtimeLog.warn(`hook handler not updated: ${errorText(error)}`)
+    }
+  }
+
   return {
     paths,
     engine,
@@ -180,6 +193,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       const state = await engine.start()
       await pm?.start()
       querySocket = await serveQueries()
+      await refreshHookHandler()
       return state
     },
     stop() {

@@ -8,6 +8,7 @@ import {
   HooksSettingsError,
   hooksStatus,
   installHooks,
+  refreshInstalledHandler,
   uninstallHooks,
 } from '../../electron/engine/adapters/hooks-install.ts'
 import { NAVI_HOOK_EVENTS } from '../../electron/engine/core/hooks-settings.ts'
@@ -180,6 +181,25 @@ describe('hooksStatus', () => {
     const status = await hooksStatus(paths)
     expect(status.outdated).toBe(false)
     expect(status.commands).toHaveLength(1)
+  })
+})
+
+describe('refreshInstalledHandler', () => {
+  it('installs nothing where hooks were never installed', async () => {
+    expect(await refreshInstalledHandler(paths)).toBe(false)
+    await expect(stat(naviFiles(paths).hookHandler)).rejects.toThrow(/ENOENT/)
+  })
+
+  it('replaces an older handler copy with this Navi’s, once, keeping it executable', async () => {
+    await installHooks(paths)
+    const handler = naviFiles(paths).hookHandler
+    const shipped = await readFile(handler)
+    await writeFile(handler, '#!/bin/sh\n# an older Navi\'s handler\nexit 0\n')
+
+    expect(await refreshInstalledHandler(paths)).toBe(true)
+    expect((await readFile(handler)).equals(shipped)).toBe(true)
+    expect((await stat(handler)).mode & 0o111).not.toBe(0)
+    expect(await refreshInstalledHandler(paths)).toBe(false)
   })
 })
 

@@ -3,9 +3,10 @@
  * in `settings.json` by someone else (a text editor, `navi serve`, the CLI) reaches the settings store, the
  * configuration and the PM's next scheduling decision without a restart.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { writeCachedBriefing } from '../../electron/pm/run-state-files.ts'
 import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
@@ -117,5 +118,16 @@ describe('createNaviRuntime (live, with the PM)', () => {
     // Stopping twice is one stop.
     await runtime.stop()
     await expect(runtime.start()).rejects.toThrow(/started already/)
+  })
+
+  it('live: a hook handler copy left by an older Navi is replaced by this Navi’s on start', async () => {
+    await mkdir(temp.paths.claudeConfigDir, { recursive: true })
+    await installHooks(temp.paths)
+    const handler = naviFiles(temp.paths).hookHandler
+    const shipped = await readFile(handler, 'utf8')
+    await writeFile(handler, '#!/bin/sh\n# an older Navi\'s handler\nexit 0\n')
+    runtime = await createNaviRuntime({ paths: temp.paths, mode: 'live', pm: false })
+    await runtime.start()
+    expect(await readFile(handler, 'utf8')).toBe(shipped)
   })
 })

@@ -115,15 +115,31 @@ function hookCommand(paths: EnginePaths): string {
   })
 }
 
-async function copyHandler(source: string, target: string): Promise<void> {
+/** Writes `source` to `target` unless it holds the same bytes already; true when it wrote. */
+async function copyHandler(source: string, target: string): Promise<boolean> {
   const content = await readRegularFile(source, { maxBytes: SMALL_FILE_MAX_BYTES })
   // A copy that cannot be read is written anew; the write reports any real trouble with it.
   const existing = await readRegularFile(target, { maxBytes: SMALL_FILE_MAX_BYTES }).catch(
     () => null,
   )
-  if (existing && existing.equals(content)) return
+  if (existing && existing.equals(content)) return false
   await mkdir(dirname(target), { recursive: true })
   await writeFileSafely(target, content, { mode: 0o755 })
+  return true
+}
+
+/**
+ * Brings an installed handler copy up to this Navi's (a new Navi may ship a fixed handler, and the
+ * settings keep pointing at the copy): rewritten when it differs, left alone when equal or when hooks
+ * were never installed here (no copy: nothing is installed behind the user's back). True when rewritten.
+ */
+export async function refreshInstalledHandler(
+  paths: EnginePaths,
+  source: string = defaultHandlerSource(),
+): Promise<boolean> {
+  const target = naviFiles(paths).hookHandler
+  if (!existsSync(target)) return false
+  return copyHandler(source, target)
 }
 
 function toSettingsError(error: unknown, path: string): unknown {
