@@ -19,7 +19,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, truncate, utimes, writeFile } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bundleCli } from '../scripts/cli-bundle.ts'
+import { bundleCli, bundleNaviCli } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { ensureCorpus } from './lib/corpus.ts'
 import { parseChild } from './lib/index-report.ts'
@@ -162,8 +162,7 @@ async function appendCycles(
 
 export async function benchScale(opts: { quick: boolean; idleSeconds: number }) {
   await rm(OUT, { recursive: true, force: true })
-  await bundleCli({
-    entry: join(REPO, 'electron/cli/navi.ts'),
+  await bundleNaviCli({
     outdir: join(OUT, 'cli'),
     logLevel: 'silent',
   })

@@ -15,7 +15,7 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bundleCli } from '../scripts/cli-bundle.ts'
+import { bundleNaviCli } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { appendedPromptLine } from './lib/appended-line.ts'
 import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
@@ -32,7 +32,7 @@ export async function benchWatchMemory(opts: { minutes: number }) {
   const repos = [...new Set(corpus.files.map((f) => f.cwd.replace(/\/packages\/core$/, '')))]
   const outDir = join(REPO, 'out', 'bench-watch-memory')
   await rm(outDir, { recursive: true, force: true })
-  await bundleCli({ entry: join(REPO, 'electron/cli/navi.ts'), outdir: outDir, logLevel: 'silent' })
+  await bundleNaviCli({ outdir: outDir, logLevel: 'silent' })
   const scratch = await mkdtemp(join(tmpdir(), 'navi-bench-watch-memory-'))
   const home = join(scratch, 'navi')
   await mkdir(home, { recursive: true })

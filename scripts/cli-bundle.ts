@@ -1,14 +1,16 @@
-// How the `navi` CLI is bundled (`npm run build:cli`, and tests that bundle an entry the same way).
+// How the `navi` CLI is bundled (`npm run build:cli`), and how benchmarks and tests bundle their own Node
+// programs the same way.
 //
-// Its libraries are bundled in, not loaded from node_modules at run time: resolving and compiling a few
-// hundred small files was most of a `navi status` (0.46 s → 0.32 s with nothing to show). The bundle is
-// split, so what only some commands need (the help, execa, simple-git, the zstd decoder) is a chunk loaded
-// on first use. Chunks sit beside the entry, at the depth the code expects when it finds resources/ and
-// the built renderer from its own location.
-import { rmSync } from 'node:fs'
-import { basename, resolve } from 'node:path'
+// Libraries are bundled in, not loaded from node_modules at run time: resolving and compiling a few hundred
+// small files was most of a `navi status` (0.46 s → 0.32 s with nothing to show). The CLI is one CommonJS
+// file run by a small launcher with V8's code cache (electron/cli/launcher.ts); other programs are split
+// ES module chunks. Either sits beside the fold worker, at the depth the code expects when it finds
+// resources/ and the built renderer from its own location.
+import { createHash } from 'node:crypto'
+import { readFileSync, rmSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, type Plugin } from 'esbuild'
+import { build, type BuildOptions, type Plugin } from 'esbuild'
 
 /** CommonJS libraries inside an ES module still look for `require`, `__filename` and `__dirname`. */
 const COMMONJS_GLOBALS = [
@@ -23,38 +25,8 @@ const COMMONJS_GLOBALS = [
 const FOLD_WORKER = fileURLToPath(
   new URL('../electron/engine/adapters/fold-worker.ts', import.meta.url),
 )
-
-/** Bundles `entry` into `outdir` (emptied by the caller); the entry keeps its name, as `.mjs`. */
-export async function bundleCli(opts: {
-  entry: string
-  outdir: string
-  logLevel?: 'info' | 'silent'
-}): Promise<void> {
-  const { entry, outdir, logLevel = 'info' } = opts
-  await build({
-    // The fold worker (a cold index folds transcripts on worker threads) sits beside the entry.
-    entryPoints: [
-      { in: entry, out: basename(entry).replace(/\.[^.]+$/, '') },
-      { in: FOLD_WORKER, out: 'fold-worker' },
-    ],
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // The ES module builds: a UMD build (jsonc-parser's `main`) requires its parts by computed paths.
-    mainFields: ['module', 'main'],
-    outdir,
-    chunkNames: '[name]-[hash]',
-    outExtension: { '.js': '.mjs' },
-    banner: { js: COMMONJS_GLOBALS },
-    // Every `navi` command compiles what it loads: fewer bytes are less to compile. Names are not kept
-    // (keeping them costs a call per function at load); nothing reads a function's name.
-    minify: true,
-    plugins: [withoutZodLocales],
-    logLevel,
-  })
-}
+const CLI_ENTRY = fileURLToPath(new URL('../electron/cli/navi.ts', import.meta.url))
+const LAUNCHER = fileURLToPath(new URL('../electron/cli/launcher.ts', import.meta.url))
 
 /**
  * zod's error messages in 40-odd languages, reachable only through `z.locales` (never used here): its
@@ -70,8 +42,90 @@ const withoutZodLocales: Plugin = {
   },
 }
 
+/** What every bundle of Navi's Node code shares. */
+const SHARED: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // The ES module builds: a UMD build (jsonc-parser's `main`) requires its parts by computed paths.
+  mainFields: ['module', 'main'],
+  // Every `navi` command compiles what it loads: fewer bytes are less to compile. Names are not kept
+  // (keeping them costs a call per function at load); nothing reads a function's name.
+  minify: true,
+  plugins: [withoutZodLocales],
+}
+
+/**
+ * The `navi` command as it ships (`npm run build:cli` → out/cli/): `navi.mjs`, the launcher that runs
+ * `navi.cjs` (the whole CLI in one CommonJS file, so V8 can cache its bytecode: launcher.ts) and
+ * `fold-worker.mjs`. One file, not chunks: with its bytecode cached, compiling all of it costs less than
+ * finding and linking the chunks a command needs; what a command does not use is still never run
+ * (esbuild keeps each dynamically imported module's body for its first use).
+ */
+export async function bundleNaviCli(opts: {
+  outdir: string
+  logLevel?: 'info' | 'silent'
+}): Promise<void> {
+  const { outdir, logLevel = 'info' } = opts
+  await build({
+    ...SHARED,
+    entryPoints: [{ in: CLI_ENTRY, out: 'navi' }],
+    format: 'cjs',
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    // The sources are ES modules: their own location is the bundle's.
+    define: { 'import.meta.url': '__naviBundleUrl' },
+    banner: { js: "const __naviBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel,
+  })
+  const buildId = createHash('sha256')
+    .update(readFileSync(join(outdir, 'navi.cjs')))
+    .digest('hex')
+    .slice(0, 16)
+  await build({
+    ...SHARED,
+    entryPoints: [
+      { in: LAUNCHER, out: 'navi' },
+      { in: FOLD_WORKER, out: 'fold-worker' },
+    ],
+    format: 'esm',
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    define: { __NAVI_CLI_BUILD__: JSON.stringify(buildId) },
+    banner: { js: COMMONJS_GLOBALS },
+    logLevel,
+  })
+}
+
+/**
+ * Bundles `entry` into `outdir` (emptied by the caller) as ES module chunks; the entry keeps its name, as
+ * `.mjs`. For the benchmarks' and tests' own Node programs; the `navi` command is `bundleNaviCli`.
+ */
+export async function bundleCli(opts: {
+  entry: string
+  outdir: string
+  logLevel?: 'info' | 'silent'
+}): Promise<void> {
+  const { entry, outdir, logLevel = 'info' } = opts
+  await build({
+    ...SHARED,
+    // The fold worker (a cold index folds transcripts on worker threads) sits beside the entry.
+    entryPoints: [
+      { in: entry, out: basename(entry).replace(/\.[^.]+$/, '') },
+      { in: FOLD_WORKER, out: 'fold-worker' },
+    ],
+    splitting: true,
+    format: 'esm',
+    outdir,
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    banner: { js: COMMONJS_GLOBALS },
+    logLevel,
+  })
+}
+
 // Run as `node bin/run-ts.mjs scripts/cli-bundle.ts` (npm run build:cli); imported by tests, it only exports.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   rmSync('out/cli', { recursive: true, force: true })
-  await bundleCli({ entry: 'electron/cli/navi.ts', outdir: 'out/cli' })
+  await bundleNaviCli({ outdir: 'out/cli' })
 }

@@ -6,6 +6,7 @@ import { hooksStatus } from '../runtime/hooks.ts'
 import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
 import { logFile, recentLogErrors } from '../runtime/logger.ts'
 import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
+import { codeCacheCheck, codeCacheState } from './code-cache-state.ts'
 
 const BINARIES: { name: string; args: string[]; fix: string }[] = [
   {
@@ -59,6 +60,7 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
     ),
   )
   checks.push(await checkDir('navi home', paths.naviHome, 'created on the first `navi status`'))
+  checks.push(codeCacheCheck(codeCacheState()))
 
   try {
     const hooks = await hooksStatus(paths)

@@ -8,15 +8,15 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
-import { bundleForNode } from '../support/node-bundle.ts'
+import { bundleNaviForTest } from '../support/node-bundle.ts'
 
-let bundle: Awaited<ReturnType<typeof bundleForNode>>
+let bundle: Awaited<ReturnType<typeof bundleNaviForTest>>
 let elsewhere: string
 let env: NaviEnv
 
 beforeAll(async () => {
   // Same depth as out/cli/navi.mjs, so the bundle looks for its resources as the real one does.
-  bundle = await bundleForNode('electron/cli/navi.ts', `cli-test-${process.pid}`, 'navi.mjs')
+  bundle = await bundleNaviForTest(`cli-test-${process.pid}`)
   elsewhere = mkdtempSync(join(tmpdir(), 'navi-cwd-'))
   env = await createNaviEnv()
 })

@@ -1,11 +1,11 @@
 /**
- * Bundles a TypeScript entry the way `npm run build:cli` bundles the CLI (scripts/cli-bundle.mjs), into
+ * Bundles a TypeScript entry the way the benchmarks bundle their programs (scripts/cli-bundle.ts), into
  * `out/<folder>/` of this checkout: the same depth as out/cli/, so the bundle finds resources/ as the real
  * one does. Returns the file (the entry's name given as `name`) and a function that removes the folder.
  */
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { bundleCli } from '../../scripts/cli-bundle.ts'
+import { bundleCli, bundleNaviCli } from '../../scripts/cli-bundle.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -18,4 +18,16 @@ export async function bundleForNode(
   const file = join(dir, name)
   await bundleCli({ entry: join(ROOT, entry), outdir: dir, logLevel: 'silent' })
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** The `navi` command as `npm run build:cli` builds it (launcher, code, fold worker), into `out/<folder>/`. */
+export async function bundleNaviForTest(
+  folder: string,
+): Promise<{ file: string; dispose(): void }> {
+  const dir = join(ROOT, 'out', folder)
+  await bundleNaviCli({ outdir: dir, logLevel: 'silent' })
+  return {
+    file: join(dir, 'navi.mjs'),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  }
 }

@@ -1,0 +1,58 @@
+/**
+ * What the built CLI's launcher (launcher.ts) did with V8's code cache this run, for `navi doctor`. The
+ * launcher and the CLI are separate bundles: the state passes through a global under a registered symbol.
+ */
+import type { DoctorCheck } from '../../shared/schemas/cli.ts'
+
+export const CODE_CACHE_STATE = Symbol.for('navi.cli.codeCache')
+
+export interface CodeCacheState {
+  file: string
+  /**
+   * used: read and accepted; absent: none yet (written at exit); rejected: made by another build or Node
+   * (written anew); written: made this run; unwritable: could not be written (`error`); off: not used.
+   */
+  status: 'used' | 'absent' | 'rejected' | 'written' | 'unwritable' | 'off'
+  error: string | null
+  /** Writes it now rather than at exit (absent or rejected only). */
+  write?: () => void
+}
+
+export function codeCacheState(): CodeCacheState | null {
+  const state = (globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE]
+  return state && typeof state === 'object' ? (state as CodeCacheState) : null
+}
+
+/**
+ * The doctor's line about it, writing a missing or refused cache first so that a folder it cannot be
+ * written to shows (that only makes every command compile the CLI again).
+ */
+export function codeCacheCheck(state: CodeCacheState | null): DoctorCheck {
+  const name = 'cli code cache'
+  if (!state) return { name, ok: true, detail: 'not used (running from the sources)', fix: null }
+  const refused = state.status === 'rejected'
+  if (state.status === 'absent' || refused) state.write?.()
+  switch (state.status) {
+    case 'used':
+      return { name, ok: true, detail: `used: ${state.file}`, fix: null }
+    case 'off':
+      return { name, ok: true, detail: 'turned off by NAVI_NO_CODE_CACHE=1', fix: null }
+    case 'unwritable':
+      return {
+        name,
+        ok: false,
+        detail: `cannot write ${state.file}: ${state.error ?? 'unknown error'} (every command compiles the CLI again)`,
+        fix: 'make $NAVI_HOME/cache writable by you',
+      }
+    case 'written':
+      return {
+        name,
+        ok: true,
+        detail: `${refused ? 'the one there was refused (another build or Node); ' : ''}written now: ${state.file}`,
+        fix: null,
+      }
+    default:
+      // Still absent: NAVI_HOME does not exist yet.
+      return { name, ok: true, detail: `not written yet (no ${state.file})`, fix: null }
+  }
+}

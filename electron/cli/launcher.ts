@@ -1,0 +1,96 @@
+/**
+ * The built `navi` command's first module (out/cli/navi.mjs): runs the CLI bundle beside it (navi.cjs) with
+ * V8's code cache. Compiling the CLI was a fifth of a `navi status` on every run (Node 20 has no compile
+ * cache of its own for it; `module.enableCompileCache` came with 22.1): the bytecode the first run compiled
+ * is kept in `$NAVI_HOME/cache/` and handed back to V8 next time, which checks that it was made from this
+ * very source by this very V8 and refuses it otherwise (then a new one is written). The code is loaded
+ * the way Node loads a CommonJS module, so it behaves the same with or without a cache.
+ *
+ * What happened is left in `CODE_CACHE_STATE` for `navi doctor`; nothing is printed, since the cache is
+ * only about speed. `NAVI_NO_CODE_CACHE=1` runs without it (the benchmarks compare the two).
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Script } from 'node:vm'
+import { resolvePaths } from '../runtime/paths.ts'
+import { CODE_CACHE_STATE, type CodeCacheState } from './code-cache-state.ts'
+
+/** A hash of navi.cjs, set by the build (scripts/cli-bundle.ts): a new build never reads an old cache. */
+declare const __NAVI_CLI_BUILD__: string
+
+const CACHE_PREFIX = 'cli-code-'
+const here = dirname(fileURLToPath(import.meta.url))
+const codeFile = join(here, 'navi.cjs')
+const cacheDir = join(resolvePaths().naviHome, 'cache')
+const cacheFile = join(
+  cacheDir,
+  `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-${process.version}-${process.arch}.bin`,
+)
+
+const state: CodeCacheState = { file: cacheFile, status: 'off', error: null }
+;(globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE] = state
+
+function readCache(): Buffer | undefined {
+  if (process.env.NAVI_NO_CODE_CACHE === '1') return undefined
+  try {
+    return readFileSync(cacheFile)
+  } catch {
+    state.status = 'absent'
+    return undefined
+  }
+}
+
+/**
+ * Writes the bytecode of everything this run compiled, atomically (two commands at once never leave half
+ * a file), readable by the user alone, and removes the caches of other builds or Node versions. Only into
+ * an existing NAVI_HOME: `navi --help` on a new machine creates nothing.
+ */
+function writeCache(script: Script): void {
+  if (!existsSync(dirname(cacheDir))) return // status stays absent
+  try {
+    const data = script.createCachedData()
+    mkdirSync(cacheDir, { recursive: true })
+    const temp = `${cacheFile}.${process.pid}.tmp`
+    writeFileSync(temp, data, { mode: 0o600 })
+    renameSync(temp, cacheFile)
+    for (const name of readdirSync(cacheDir)) {
+      if (name.startsWith(CACHE_PREFIX) && join(cacheDir, name) !== cacheFile)
+        rmSync(join(cacheDir, name), { force: true })
+    }
+    state.status = 'written'
+  } catch (error) {
+    state.status = 'unwritable'
+    state.error = error instanceof Error ? error.message : String(error)
+  }
+}
+
+const cachedData = readCache()
+const source = readFileSync(codeFile, 'utf8')
+const script = new Script(
+  `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+  { filename: codeFile, cachedData },
+)
+if (cachedData) state.status = script.cachedDataRejected ? 'rejected' : 'used'
+
+if (state.status === 'absent' || state.status === 'rejected') {
+  state.write = () => writeCache(script)
+  // After the command, so the cache holds every function it compiled, not only the top level (unless
+  // `navi doctor` wrote it already, to say whether it can).
+  process.once('exit', () => {
+    if (state.status === 'absent' || state.status === 'rejected') writeCache(script)
+  })
+}
+
+const module = { exports: {} }
+const run = script.runInThisContext() as (...args: unknown[]) => void
+run(module.exports, createRequire(codeFile), module, codeFile, here)

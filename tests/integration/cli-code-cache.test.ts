@@ -1,0 +1,163 @@
+/**
+ * The built `navi` command and its code cache (electron/cli/launcher.ts): the first command writes the
+ * bytecode into $NAVI_HOME/cache, the next ones use it and answer the same; a damaged cache, one made by
+ * another build, an unwritable cache folder or NAVI_NO_CODE_CACHE=1 never change an answer, and
+ * `navi doctor` says what happened.
+ */
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { join, resolve } from 'node:path'
+import { execa } from 'execa'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { doctorOutputSchema } from '../../shared/schemas/cli.ts'
+import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
+import { bundleNaviForTest } from '../support/node-bundle.ts'
+
+/** Real sessions to answer about, where the corpus is (../shared/corpus); an empty config dir elsewhere. */
+const CORPUS_CLAUDE = resolve(
+  process.env.NAVI_CORPUS ?? resolve(import.meta.dirname, '../../../shared/corpus'),
+  'claude',
+)
+
+let bundle: Awaited<ReturnType<typeof bundleNaviForTest>>
+const envs: NaviEnv[] = []
+
+beforeAll(async () => {
+  bundle = await bundleNaviForTest(`cli-cache-test-${process.pid}`)
+})
+
+afterAll(() => {
+  bundle?.dispose()
+  for (const env of envs)
+    for (const dir of [env.NAVI_HOME, env.CLAUDE_CONFIG_DIR, env.CODEX_HOME])
+      rmSync(dir, { recursive: true, force: true })
+})
+
+async function freshEnv(over: Partial<NaviEnv> = {}): Promise<NaviEnv> {
+  const env = await createNaviEnv(over)
+  envs.push(env)
+  return env
+}
+
+async function navi(args: string[], env: NaviEnv) {
+  const run = await execa('node', [bundle.file, ...args], {
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  })
+  expect(run.exitCode, String(run.stderr)).toBe(0)
+  return String(run.stdout)
+}
+
+const cacheFiles = (env: NaviEnv): string[] => {
+  const dir = join(env.NAVI_HOME, 'cache')
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith('cli-code-')) : []
+}
+
+/** `navi sessions --json --all` over a copy of the corpus, without the time it was made. */
+async function sessionsAnswer(env: NaviEnv): Promise<unknown> {
+  const answer = JSON.parse(await navi(['sessions', '--json', '--all'], env)) as Record<
+    string,
+    unknown
+  >
+  delete answer.generated_at
+  return answer
+}
+
+async function envWithSessions(): Promise<NaviEnv> {
+  const env = await freshEnv()
+  if (existsSync(CORPUS_CLAUDE)) cpSync(CORPUS_CLAUDE, env.CLAUDE_CONFIG_DIR, { recursive: true })
+  return env
+}
+
+async function codeCacheCheck(env: NaviEnv) {
+  const report = doctorOutputSchema.parse(JSON.parse(await navi(['doctor', '--json'], env)))
+  const check = report.checks.find((c) => c.name === 'cli code cache')
+  if (!check) throw new Error('doctor has no code cache check')
+  return check
+}
+
+describe('the built CLI’s code cache', () => {
+  it('is written by the first command, used by the next, and the answers are the same', async () => {
+    const env = await envWithSessions()
+    const first = await sessionsAnswer(env)
+    if (existsSync(CORPUS_CLAUDE))
+      expect((first as { sessions: unknown[] }).sessions.length).toBeGreaterThan(0)
+    const [name] = cacheFiles(env)
+    expect(name).toMatch(
+      new RegExp(`^cli-code-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`),
+    )
+    const file = join(env.NAVI_HOME, 'cache', name ?? '')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(statSync(file).size).toBeGreaterThan(0)
+
+    expect(await sessionsAnswer(env)).toEqual(first)
+    const check = await codeCacheCheck(env)
+    expect(check).toMatchObject({ ok: true, fix: null })
+    expect(check.detail).toBe(`used: ${file}`)
+  })
+
+  it('a damaged cache is refused by V8 and written anew; the command answers as before', async () => {
+    const env = await envWithSessions()
+    const expected = await sessionsAnswer(env)
+    const [name] = cacheFiles(env)
+    const file = join(env.NAVI_HOME, 'cache', name ?? '')
+    writeFileSync(file, Buffer.alloc(4096, 0x5a))
+
+    expect(await sessionsAnswer(env)).toEqual(expected)
+    // Rewritten by that run: the doctor now finds a cache V8 takes.
+    expect((await codeCacheCheck(env)).detail).toBe(`used: ${file}`)
+  })
+
+  it('a cache of another build is removed when this build writes its own', async () => {
+    const env = await freshEnv()
+    mkdirSync(join(env.NAVI_HOME, 'cache'), { recursive: true })
+    const stale = join(env.NAVI_HOME, 'cache', 'cli-code-0000000000000000-v0.0.0-x64.bin')
+    writeFileSync(stale, 'old')
+    await navi(['sessions', '--json'], env)
+    expect(existsSync(stale)).toBe(false)
+    expect(cacheFiles(env)).toHaveLength(1)
+  })
+
+  it('an unwritable cache folder costs only the speed, and the doctor says how to fix it', async () => {
+    const env = await freshEnv()
+    // A file where the folder should be: nothing can be written under it, whoever runs the test.
+    writeFileSync(join(env.NAVI_HOME, 'cache'), 'not a folder')
+    const check = await codeCacheCheck(env)
+    expect(check.ok).toBe(false)
+    expect(check.detail).toMatch(/^cannot write .*cli-code-.*\.bin: /)
+    expect(check.fix).toMatch(/cache writable/)
+    expect(await navi(['sessions', '--json'], env)).toMatch(/"sessions"/)
+    expect(statSync(join(env.NAVI_HOME, 'cache')).isFile()).toBe(true)
+  })
+
+  it('the doctor writes a missing cache itself, so the next command uses it', async () => {
+    const env = await freshEnv()
+    const check = await codeCacheCheck(env)
+    expect(check).toMatchObject({ ok: true, fix: null })
+    expect(check.detail).toMatch(/^written now: .*cli-code-/)
+    expect((await codeCacheCheck(env)).detail).toMatch(/^used: /)
+  })
+
+  it('NAVI_NO_CODE_CACHE=1 neither reads nor writes one', async () => {
+    const env = await freshEnv({ NAVI_NO_CODE_CACHE: '1' })
+    expect((await codeCacheCheck(env)).detail).toBe('turned off by NAVI_NO_CODE_CACHE=1')
+    await navi(['sessions', '--json'], env)
+    expect(cacheFiles(env)).toEqual([])
+  })
+
+  it('`navi --help` with no NAVI_HOME creates none', async () => {
+    const env = await freshEnv()
+    rmSync(env.NAVI_HOME, { recursive: true, force: true })
+    expect(await navi(['--help'], env)).toMatch(/navi/)
+    expect(existsSync(env.NAVI_HOME)).toBe(false)
+  })
+})
