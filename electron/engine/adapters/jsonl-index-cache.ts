@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { isMissingFileError, readErrorText, readRegularText } from './safe-read.ts'
+import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
 
 /** An index larger than this is not read (cold start instead). @default 512 MiB */
@@ -68,6 +68,7 @@ const indexV1Schema = z.object({
 })
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
+const NEWLINE = 0x0a
 
 /**
  * The files of the index at `file`, by path, when it was written with `summaryVersion`. Anything
@@ -79,24 +80,25 @@ export async function loadJsonlIndex(
   onProblem: (message: string) => void = () => undefined,
 ): Promise<LoadedIndex> {
   const empty: LoadedIndex = { files: new Map(), trusted: false }
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readRegularText(file, { maxBytes: INDEX_MAX_BYTES })
+    bytes = await readRegularFile(file, { maxBytes: INDEX_MAX_BYTES })
   } catch (error) {
     // Missing is the normal first start; anything else is worth a line: the next start is cold.
     if (!isMissingFileError(error))
       onProblem(`${file}: ${readErrorText(error)}; indexing from scratch`)
     return empty
   }
-  const split = text.indexOf('\n')
+  const split = bytes.indexOf(NEWLINE)
   try {
-    const head: unknown = JSON.parse(split === -1 ? text : text.slice(0, split))
+    const head: unknown = JSON.parse(bytes.toString('utf8', 0, split === -1 ? bytes.length : split))
     const header = headerSchema.safeParse(head)
     if (header.success) {
       if (header.data.summaryVersion !== summaryVersion) return empty
-      const body = text.slice(split + 1)
-      const trusted = sha256(body) === header.data.sha256
-      return { files: collect(JSON.parse(body), trusted), trusted }
+      // Hashed as bytes, as written: no second copy of the text to encode.
+      const body = bytes.subarray(split + 1)
+      const trusted = createHash('sha256').update(body).digest('hex') === header.data.sha256
+      return { files: collect(JSON.parse(body.toString('utf8')), trusted), trusted }
     }
     const v1 = indexV1Schema.safeParse(head)
     if (!v1.success || v1.data.summaryVersion !== summaryVersion) return empty

@@ -35,7 +35,7 @@ export function asTimestamp(value: unknown, latestMs = Number.POSITIVE_INFINITY)
 }
 
 /** `YYYY-MM-DDTHH:MM:SS.sssZ` with months, days and hours in range: sorts as it is timed. */
-const CANONICAL_ISO =
+export const CANONICAL_ISO =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/
 const EARLIEST_PLAUSIBLE_ISO = new Date(EARLIEST_PLAUSIBLE_MS).toISOString()
 

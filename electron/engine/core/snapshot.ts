@@ -11,6 +11,7 @@ import { countTasks, currentPbi } from './checklist.ts'
 import type { ProjectGroup } from './projects.ts'
 import { STATUS_URGENCY } from './session-status.ts'
 import { isoMs } from './iso-ms.ts'
+import { CANONICAL_ISO } from './json-narrow.ts'
 
 /** Ended sessions older than this leave the snapshot (their project keeps its last activity). */
 export const SESSION_RETENTION_MS = 24 * 60 * 60_000
@@ -82,8 +83,9 @@ export function buildSnapshot(input: SnapshotInput): ProjectSnapshot | null {
 export function turnActivity(sessions: readonly Session[], now: number): TurnActivity {
   let turnsLastHour = 0
   let last: TurnActivity['last_turn'] = null
+  const hourAgo = new Date(now - ACTIVE_WINDOW_MS).toISOString()
   for (const s of sessions) {
-    turnsLastHour += s.recent_turn_ends.filter((at) => recent(at, now, ACTIVE_WINDOW_MS)).length
+    for (const at of s.recent_turn_ends) if (atOrAfter(at, hourAgo)) turnsLastHour++
     const turn = s.last_turn
     if (turn && (!last || isoMs(turn.ended_at) > isoMs(last.ended_at))) {
       last = {
@@ -142,6 +144,15 @@ const urgency = (status: SessionStatus): number => STATUS_URGENCY.indexOf(status
 const time = (value: string | null | undefined): number => (value ? isoMs(value) || 0 : 0)
 const recent = (value: string | null, now: number, windowMs: number): boolean =>
   value !== null && now - time(value) <= windowMs
+/**
+ * `iso` is at or after `threshold` (a `toISOString()` of a four-digit year). Canonical times (what the
+ * folds keep: json-narrow.ts) compare as text, with no parse: there are 20 turn ends per session to look
+ * at on every cycle and every CLI command. Any other form is parsed.
+ */
+function atOrAfter(iso: string, threshold: string): boolean {
+  if (iso.length === 24 && CANONICAL_ISO.test(iso)) return iso >= threshold
+  return time(iso) >= isoMs(threshold)
+}
 const prKnown = (git: GitState | null): boolean =>
   git !== null && git.pr.state !== 'unknown' && git.error === null
 
