@@ -62,6 +62,13 @@ interface Entry<S> {
 
 /** Files read at the same time: enough to overlap I/O, few enough for a 2-core machine. */
 const READ_CONCURRENCY = 4
+/**
+ * New bytes read with blocking calls on this thread: an agent's append (a few KiB) is read in
+ * microseconds from the page cache, while open, stat, read and close through the thread pool were most
+ * of a running engine's cycle on a busy machine. More than this goes through the pool, so a big file
+ * never holds the thread.
+ */
+const BLOCKING_READ_MAX_BYTES = 256 * 1024
 
 /** A file that changed, and what is known of it before it is read. */
 interface PlannedRead<S> {
@@ -179,8 +186,10 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   /** Folds what `plan` needs on this thread. */
   const readHere = async (plan: PlannedRead<S>, update: JsonlFileSetUpdate): Promise<void> => {
     const { path, entry, info, carried } = plan
+    const unread = info.size - entry.tail.offset
     try {
       const result = await entry.tail.readNew({
+        blocking: unread >= 0 && unread <= BLOCKING_READ_MAX_BYTES,
         onReset: () => {
           entry.summary = folder.create(path)
         },

@@ -56,7 +56,7 @@ export interface JsonlTailHandlers {
   /** A line not worth parsing (a bulky line type the fold ignores): dropped unparsed. */
   skipLine?: (buf: Buffer, start: number, end: number) => boolean
   onReset?: () => void
-  /** Read with blocking calls (a fold worker, which has nothing else to do meanwhile). */
+  /** Read with blocking calls (a fold worker, which has nothing else to do meanwhile; a small append). */
   blocking?: boolean
 }
 

@@ -108,7 +108,8 @@ export function duplicateTranscriptNotes(transcripts: readonly TranscriptSummary
     .map(([id, list]) => `session ${id} has ${String(list.length)} transcripts: ${list.join(', ')}`)
 }
 
+/** Stable: equal times keep their order. Each time is looked up once, not once per comparison. */
 function newestFirst(transcripts: readonly TranscriptSummary[]): TranscriptSummary[] {
-  const at = (t: TranscriptSummary) => (t.lastActivity ? isoMs(t.lastActivity) || 0 : 0)
-  return [...transcripts].sort((a, b) => at(b) - at(a))
+  const timed = transcripts.map((t) => ({ t, at: t.lastActivity ? isoMs(t.lastActivity) || 0 : 0 }))
+  return timed.sort((a, b) => b.at - a.at).map(({ t }) => t)
 }
