@@ -61,6 +61,28 @@ describe('event log', () => {
     )
   })
 
+  it('reads an unchanged log once, and sees whatever changes it: an append by another writer, a prune', async () => {
+    const reader = open()
+    await open().append([event('a'), event('b')])
+    const first = await reader.readAll()
+    expect(first.events.map((e) => e.id)).toEqual(['a', 'b'])
+    const [a] = first.events
+    first.events.pop()
+    // The same answer again, not parsed again (the same objects); a caller's changes to its copy are its own.
+    const again = await reader.readAll()
+    expect(again.events.map((e) => e.id)).toEqual(['a', 'b'])
+    expect(again.events[0]).toBe(a)
+
+    await open().append([event('c')])
+    expect((await reader.readAll()).events.map((e) => e.id)).toEqual(['a', 'b', 'c'])
+
+    // Replaced by a prune of another instance, one event older than a day dropped.
+    await appendFile(file, `${serializeEvent(event('old', NOW - 25 * HOUR))}\n`)
+    expect((await reader.readAll()).events).toHaveLength(4)
+    await open().prune(NOW)
+    expect((await reader.readAll()).events.map((e) => e.id)).toEqual(['a', 'b', 'c'])
+  })
+
   it('skips ids already logged, within a batch, across calls and after a restart', async () => {
     const log = open()
     expect((await log.append([event('a'), event('a'), event('b')])).map((e) => e.id)).toEqual([

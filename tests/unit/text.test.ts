@@ -77,6 +77,22 @@ describe('inertBlock', () => {
   it('keeps line breaks and tabs of a report, nothing else invisible', () => {
     expect(inertBlock('a\tb\nc\u001b[2Jd\u202ee\r\n')).toBe('a\tb\nc [2Jd e \n')
   })
+
+  it('replaces every invisible code unit and keeps every other one, alone or amid text', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCharCode(code)
+      const kept = !isInvisibleCode(code) || code === 0x0a || code === 0x09
+      expect(inertBlock(char)).toBe(kept ? char : ' ')
+      expect(inertBlock(`ab${char}cd`)).toBe(`ab${kept ? char : ' '}cd`)
+    }
+  })
+
+  it('keeps surrogate pairs and drops lone surrogates', () => {
+    expect(inertBlock('a\u{1F600}b')).toBe('a\u{1F600}b')
+    expect(inertBlock('a\ud83db')).toBe('ab')
+    expect(inertBlock('a\ude00b')).toBe('ab')
+  })
 })
 
 describe('escapeInvisibleInJson', () => {

@@ -127,6 +127,11 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
    */
   const unsettled = new Set<string>()
   let lastPruneAt = -Infinity
+  /**
+   * The last `readAll`, for as long as the file is the same one at the same size and time: a day of
+   * events paged by the CLI (1,000 at a time) or the popover (200) is parsed once, not once a page.
+   */
+  let lastRead: { key: string; contents: EventLogContents } | null = null
   let closed = false
   /** One operation at a time within this instance; the file lock orders us against other instances. */
   const queue = pLimit(1)
@@ -264,7 +269,13 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     },
     readAll: async () => {
       let text: string
+      let key: string
       try {
+        const st = await stat(file)
+        key = `${identityOf(st)}:${st.size}:${st.mtimeMs}`
+        if (lastRead?.key === key) {
+          return { events: [...lastRead.contents.events], corrupt: lastRead.contents.corrupt }
+        }
         text = await readRegularText(file, { maxBytes: LOG_MAX_BYTES })
       } catch (err) {
         if (isMissingFileError(err)) return { events: [], corrupt: 0 }
@@ -281,7 +292,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       // A half-written last line is not counted: it may be complete a moment later.
       const last = parseEventLine(partial)
       if (last) events.push(last)
-      return { events, corrupt }
+      // Written after the stat, the text may be newer than `key`: the next read then parses again.
+      lastRead = { key, contents: { events, corrupt } }
+      return { events: [...events], corrupt }
     },
     close: async () => {
       closed = true
