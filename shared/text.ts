@@ -32,8 +32,8 @@ const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdf
  * text has none, and one regular-expression scan says so faster than a loop over its characters (printing
  * a day of events ran the loop over every cell twice).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const MAYBE_INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/
 
 /** `value` with every invisible character replaced by `keep(code)` (a string) and lone surrogates dropped. */
