@@ -71,6 +71,28 @@ export function describeEvent(e: EngineEvent, room: EventTextRoom = LINE_ROOM): 
         t(d.reason, REASON_MAX),
       )
     }
+    case 'session_trouble':
+      return `${nameOf(e.details.name)}: ${t(e.details.reason, TEXT_MAX) || troubleLabel(e.details.kind)}`
+    case 'session_trouble_cleared':
+      return `${nameOf(e.details.name)}: no longer ${troubleLabel(e.details.kind)}`
+  }
+}
+
+/** A trouble kind in words (engine/core/trouble.ts), for a line that has no reason of its own. */
+export function troubleLabel(kind: unknown): string {
+  switch (kind) {
+    case 'api_error':
+      return 'failing at the API'
+    case 'failing_command':
+      return 'failing the same command'
+    case 'repeated_command':
+      return 'repeating the same command'
+    case 'stalled':
+      return 'stalled'
+    case 'waiting_long':
+      return 'waiting long'
+    default:
+      return 'in trouble'
   }
 }
 

@@ -18,6 +18,7 @@ import type { SessionSources, SourceHints } from './sources.ts'
 import { errorText as messageOf } from '../../shared/log.ts'
 import { isoMs } from './core/iso-ms.ts'
 import { sameJson } from './core/same-json.ts'
+import { withTrouble } from './core/trouble.ts'
 
 /** A thrown value as one line of text (shared/log.ts), under the name the engine's callers use. */
 export { messageOf }
@@ -94,7 +95,9 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const { now, config, repos } = input
   const started = performance.now()
   const spawnsBefore = repos.spawnCount()
-  const { sessions, counts } = await input.sources.collect(now, input.hints)
+  const collected = await input.sources.collect(now, input.hints)
+  const { counts } = collected
+  const sessions = collected.sessions.map((s) => withTrouble(s, now, config.config.trouble))
   const groups = groupProjects({
     sessions,
     repoRootOf: (dir) => repos.rootOf(dir),

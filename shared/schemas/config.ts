@@ -59,6 +59,18 @@ export const pmSettingsSchema = z
   })
   .strict()
 
+/** When a session counts as in trouble (engine/core/trouble.ts): stalled, waiting, looping. */
+export const troubleSettingsSchema = z
+  .object({
+    /** A working session with no transcript progress for this long is stalled. */
+    stalled_after: durationSchema.default('10m'),
+    /** A session waiting on its user (a permission, a question) for this long. */
+    waiting_after: durationSchema.default('15m'),
+    /** The same shell command failing (or run) this many times in a row; API retries likewise. */
+    repeats: z.number().int().min(2).max(100).default(3),
+  })
+  .strict()
+
 /** `$NAVI_HOME/config.yaml` as written by the user. */
 export const rawConfigSchema = z
   .object({
@@ -66,6 +78,7 @@ export const rawConfigSchema = z
     ignore: z.array(z.string()).default([]),
     poll_interval: durationSchema.default('30s'),
     pm: pmSettingsSchema.default(pmSettingsSchema.parse({})),
+    trouble: troubleSettingsSchema.default(troubleSettingsSchema.parse({})),
   })
   .strict()
 export type RawConfig = z.infer<typeof rawConfigSchema>
@@ -76,6 +89,7 @@ export interface NaviConfig {
   ignore: string[]
   pollIntervalMs: number
   pm: PmSettings
+  trouble: { stalledAfterMs: number; waitingAfterMs: number; repeats: number }
 }
 
 export interface PmSettings {

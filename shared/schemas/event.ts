@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { agentKindSchema, sessionStatusSchema } from './session.ts'
+import { agentKindSchema, sessionStatusSchema, troubleKindSchema } from './session.ts'
 
 export const eventTypeSchema = z.enum([
   'commit',
@@ -13,6 +13,8 @@ export const eventTypeSchema = z.enum([
   'pr_created',
   'turn_completed',
   'permission_denied',
+  'session_trouble',
+  'session_trouble_cleared',
 ])
 export type EventType = z.infer<typeof eventTypeSchema>
 
@@ -89,6 +91,20 @@ export const eventDetailsSchemas = {
     detail: maybeText,
     reason: maybeText,
   }),
+  /** A session ran into trouble (engine/core/trouble.ts): stalled, failing, rate limited, waiting long. */
+  session_trouble: z.object({
+    agent: agentKindSchema.optional(),
+    name: text,
+    kind: troubleKindSchema,
+    reason: text,
+    since: maybeText,
+  }),
+  /** The trouble of a session ended (it moved on, recovered or ended). */
+  session_trouble_cleared: z.object({
+    agent: agentKindSchema.optional(),
+    name: text,
+    kind: troubleKindSchema,
+  }),
 } satisfies Record<EventType, z.ZodType>
 
 export type EventDetails<T extends EventType> = z.infer<(typeof eventDetailsSchemas)[T]>
@@ -121,6 +137,8 @@ export const engineEventSchema = z.discriminatedUnion('type', [
   eventOf('pr_created'),
   eventOf('turn_completed'),
   eventOf('permission_denied'),
+  eventOf('session_trouble'),
+  eventOf('session_trouble_cleared'),
 ])
 export type EngineEvent = z.infer<typeof engineEventSchema>
 /** An event as a producer or a test may write it: details with defaults may be left out. */

@@ -94,6 +94,50 @@ export const permissionDenialSchema = z.object({
 })
 export type PermissionDenialInfo = z.infer<typeof permissionDenialSchema>
 
+/**
+ * The agent's last request failed at the API, from the transcript: `retrying` while the CLI still retries
+ * (`system/api_error`), else its final synthetic error reply. `kind` is the CLI's own class of the error.
+ */
+export const apiFailureSchema = z.object({
+  kind: z.enum(['rate_limit', 'overloaded', 'server_error', 'authentication', 'quota', 'other']),
+  message: z.string(),
+  status: z.number().int().nullable(),
+  retrying: z.boolean(),
+  attempt: z.number().int().nullable(),
+  at: z.string(),
+})
+export type ApiFailure = z.infer<typeof apiFailureSchema>
+
+/** The same shell command run again and again with nothing in between, and how many of the runs failed. */
+export const commandStreakSchema = z.object({
+  command: z.string(),
+  /** Runs of it in a row. */
+  runs: z.number().int(),
+  /** Of the latest runs, how many failed in a row (a success ends the count). */
+  failures: z.number().int(),
+  /** When the first run of the streak started. */
+  since: z.string(),
+})
+export type CommandStreak = z.infer<typeof commandStreakSchema>
+
+export const troubleKindSchema = z.enum([
+  'api_error',
+  'failing_command',
+  'repeated_command',
+  'stalled',
+  'waiting_long',
+])
+export type TroubleKind = z.infer<typeof troubleKindSchema>
+
+/** Why a session needs a look, decided by fixed rules (engine/core/trouble.ts), with the evidence. */
+export const sessionTroubleSchema = z.object({
+  kind: troubleKindSchema,
+  reason: z.string(),
+  /** When the condition began (its events are named by it). */
+  since: z.string().nullable(),
+})
+export type SessionTrouble = z.infer<typeof sessionTroubleSchema>
+
 export const sessionSchema = z.object({
   id: z.string(),
   agent: agentKindSchema,
@@ -141,5 +185,9 @@ export const sessionSchema = z.object({
   tmux_socket: z.string().nullable(),
   transcript_path: z.string().nullable(),
   task_lists: z.array(taskListSchema),
+  /** Evidence for the trouble rules; null when there is none (and in snapshots of an older Navi). */
+  api_failure: apiFailureSchema.nullable().default(null),
+  command_streak: commandStreakSchema.nullable().default(null),
+  trouble: sessionTroubleSchema.nullable().default(null),
 })
 export type Session = z.infer<typeof sessionSchema>

@@ -53,6 +53,7 @@ describe('loadConfig', () => {
         ignore: [],
         pollIntervalMs: 45_000,
         pm: defaultConfig().pm,
+        trouble: defaultConfig().trouble,
       },
       errors: [],
       exists: true,

@@ -181,6 +181,14 @@ export function generateCorpus(options: {
         reason: null,
       }),
       session_ended: () => ({ agent: 'claude', name: 'main', reason: 'process exited' }),
+      session_trouble: () => ({
+        agent: 'claude',
+        name: 'main',
+        kind: 'stalled',
+        reason: 'no progress for 12 min',
+        since: timestamp,
+      }),
+      session_trouble_cleared: () => ({ agent: 'claude', name: 'main', kind: 'stalled' }),
       branch_created: () => ({ branch: `feat/${slug()}`, sha }),
       pr_created: () => ({
         branch: `feat/${slug()}`,

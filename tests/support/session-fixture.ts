@@ -28,6 +28,9 @@ export function makeSession(over: Partial<Session> & Pick<Session, 'id'>): Sessi
     tmux_socket: null,
     transcript_path: null,
     task_lists: [],
+    api_failure: null,
+    command_streak: null,
+    trouble: null,
     ...over,
   }
 }

@@ -57,7 +57,30 @@ describe('parseConfig', () => {
       ignore: ['/home/ada/scratch/**', '**/node_modules/**'],
       pollIntervalMs: 120_000,
       pm: defaultConfig().pm,
+      trouble: defaultConfig().trouble,
     })
+  })
+
+  it('reads the trouble thresholds, and refuses a repeat count below 2', () => {
+    const ok = parseConfig(
+      'trouble:\n  stalled_after: 20m\n  waiting_after: 1h\n  repeats: 4\n',
+      FILE,
+      HOME,
+    )
+    expect(ok.errors).toEqual([])
+    expect(ok.config.trouble).toEqual({
+      stalledAfterMs: 20 * 60_000,
+      waitingAfterMs: 3_600_000,
+      repeats: 4,
+    })
+    expect(defaultConfig().trouble).toEqual({
+      stalledAfterMs: 10 * 60_000,
+      waitingAfterMs: 15 * 60_000,
+      repeats: 3,
+    })
+    const bad = parseConfig('trouble:\n  repeats: 1\n', FILE, HOME)
+    expect(bad.errors.map((e) => e.line)).toEqual([2])
+    expect(bad.config).toEqual(defaultConfig())
   })
 
   it('reads the PM settings, with their own line-numbered errors', () => {

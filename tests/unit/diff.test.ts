@@ -353,4 +353,55 @@ describe('diffSnapshots: turns and denials', () => {
       ],
     ])
   })
+
+  it('trouble that begins, changes and ends is one event each, named by when it began', () => {
+    const stalled = {
+      kind: 'stalled' as const,
+      reason: 'no progress for 12 min',
+      since: iso(NOW - 720_000),
+    }
+    const failing = {
+      kind: 'failing_command' as const,
+      reason: 'the same command failed 3 times in a row: npm test',
+      since: iso(NOW - 60_000),
+    }
+    const at = (trouble: Session['trouble'], status: Session['status'] = 'working') =>
+      snap({ sessions: [session('s1', { trouble, status })] })
+    const kinds = (prev: ProjectSnapshot, next: ProjectSnapshot) =>
+      diffSnapshots(prev, next, ctx)
+        .filter((e) => e.type.startsWith('session_trouble'))
+        .map((e) => [e.type, e.details])
+
+    expect(kinds(at(null), at(stalled))).toEqual([
+      [
+        'session_trouble',
+        {
+          agent: 'claude',
+          name: 's-s1',
+          kind: 'stalled',
+          reason: stalled.reason,
+          since: stalled.since,
+        },
+      ],
+    ])
+    // Still stalled (its reason counts the minutes): nothing new.
+    expect(kinds(at(stalled), at({ ...stalled, reason: 'no progress for 13 min' }))).toEqual([])
+    expect(kinds(at(stalled), at(failing)).map(([type]) => type)).toEqual(['session_trouble'])
+    expect(kinds(at(failing), at(null))).toEqual([
+      ['session_trouble_cleared', { agent: 'claude', name: 's-s1', kind: 'failing_command' }],
+    ])
+    // An ended session's trouble is over; so is a vanished one's.
+    expect(kinds(at(failing), at(null, 'ended')).map(([type]) => type)).toEqual([
+      'session_trouble_cleared',
+    ])
+    expect(kinds(at(failing), snap({ sessions: [] })).map(([type]) => type)).toEqual([
+      'session_trouble_cleared',
+    ])
+    // The same trouble seen by two engines (or after a restart) has the same id.
+    const a = diffSnapshots(at(null), at(stalled), ctx).find((e) => e.type === 'session_trouble')
+    const b = diffSnapshots(at(null), at(stalled), { ...ctx, now: NOW + 5000 }).find(
+      (e) => e.type === 'session_trouble',
+    )
+    expect(a?.id).toBe(b?.id)
+  })
 })

@@ -240,6 +240,45 @@ describe('single-event notifications', () => {
     expect(notifications[1]?.body).toBe('a session needs permission: Approve edit?')
   })
 
+  it('trouble notifies with its reason and the way to the session; its clearing does not', () => {
+    const inTmux = makeSession({ id: 's1', name: 'fixer', tmux_pane: '%3', tmux_socket: null })
+    const projects = [makeProject({ name: 'navi', sessions: [inTmux] })]
+    const trouble = {
+      ...makeEvent('session_trouble', 'navi', {
+        name: 'fixer',
+        kind: 'failing_command',
+        reason: 'the same command failed 3 times in a row: npm test',
+        since: new Date(T0).toISOString(),
+      }),
+      session: 's1',
+    }
+    const cleared = {
+      ...makeEvent('session_trouble_cleared', 'navi', { name: 'fixer', kind: 'failing_command' }),
+      session: 's1',
+    }
+    const { notifications } = decideNotifications(
+      initialNotifierState(),
+      input({ projects, events: [trouble, cleared] }),
+    )
+    expect(notifications).toEqual([
+      {
+        kind: 'needs_human',
+        project: 'navi',
+        title: 'navi: failing the same command',
+        body: 'fixer: the same command failed 3 times in a row: npm test',
+        session: { id: 's1', tmuxPane: '%3', tmuxSocket: null },
+        key: `session_trouble:${trouble.id}`,
+      },
+    ])
+    const off = settings({ notifications: { ...settings().notifications, needs_human: false } })
+    expect(
+      decideNotifications(
+        initialNotifierState(),
+        input({ projects, events: [trouble], settings: off }),
+      ).notifications,
+    ).toEqual([])
+  })
+
   it('ignores status changes to working, idle or ended', () => {
     const events = ['working', 'idle', 'ended'].map((to) =>
       makeEvent('session_status_change', 'navi', { to }),

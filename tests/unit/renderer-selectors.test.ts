@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { makeSession } from '../support/session-fixture.ts'
 import { breadcrumbsOnReturn } from '../../renderer/src/store/presence.ts'
 import {
   clockTime,
@@ -125,6 +126,24 @@ describe('projectLine', () => {
       ago: '3m ago',
       reason: 'Claude needs your permission to use Bash',
     })
+  })
+
+  it('says a session’s trouble before its status reason, and forgets an ended one’s', () => {
+    const trouble = {
+      kind: 'stalled' as const,
+      reason: 'no progress\nfor 12 min',
+      since: ago(12 * MIN),
+    }
+    const project = (status: 'working' | 'ended') =>
+      makeProject({
+        name: 'navi',
+        attention: 'needs_input',
+        session_status: 'working',
+        session_status_reason: 'running Bash',
+        sessions: [makeSession({ id: 's1', status, trouble })],
+      })
+    expect(projectLine(project('working'), NOW).reason).toBe('no progress for 12 min')
+    expect(projectLine(project('ended'), NOW).reason).toBe('running Bash')
   })
 
   it('falls back to the branch and "no session"', () => {

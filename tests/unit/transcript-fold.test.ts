@@ -218,7 +218,48 @@ describe('foldTranscriptLine', () => {
     expect(failed.tail).toMatchObject({
       kind: 'api_error',
       message: 'API Error: Request rejected (429) · fake 429 error',
+      errorClass: 'rate_limit',
+      status: 429,
     })
+  })
+
+  it('keeps the shell command run back to back, its runs and its failures in a row', () => {
+    const bash = (id: string, command: string) =>
+      assistant(`m_${id}`, [toolUse(id, 'Bash', { command, description: 'run it' })], 'tool_use')
+    const s = fold([
+      prompt('fix the tests'),
+      bash('t1', 'npm test'),
+      toolResult('t1', {}, true),
+      bash('t2', 'npm test'),
+      toolResult('t2', {}, true),
+      bash('t3', 'npm test'),
+    ])
+    expect(s.commandStreak).toMatchObject({ command: 'npm test', runs: 3, failures: 2 })
+    foldTranscriptLine(s, toolResult('t3', {}, true))
+    expect(s.commandStreak).toMatchObject({ runs: 3, failures: 3, pendingId: null })
+    // A success ends the failures, not the runs.
+    foldTranscriptLine(s, bash('t4', 'npm test'))
+    foldTranscriptLine(s, toolResult('t4'))
+    expect(s.commandStreak).toMatchObject({ runs: 4, failures: 0 })
+    // Another command starts a new streak; another tool, or the user's prompt, ends it.
+    foldTranscriptLine(s, bash('t5', 'npm test -- --watch=false'))
+    expect(s.commandStreak).toMatchObject({ command: 'npm test -- --watch=false', runs: 1 })
+    foldTranscriptLine(s, assistant('m_r', [toolUse('r1', 'Read', { file_path: '/a' })], 'tool_use'))
+    expect(s.commandStreak).toBeNull()
+    foldTranscriptLine(s, bash('t6', 'npm test'))
+    foldTranscriptLine(s, prompt('stop looping'))
+    expect(s.commandStreak).toBeNull()
+  })
+
+  it('compares whole commands, showing only their start', () => {
+    const long = (end: string) => `echo ${'x'.repeat(400)} ${end}`
+    const s = fold([
+      prompt('go'),
+      assistant('m1', [toolUse('a', 'Bash', { command: long('one') })], 'tool_use'),
+      assistant('m2', [toolUse('b', 'Bash', { command: long('two') })], 'tool_use'),
+    ])
+    expect(s.commandStreak?.runs).toBe(1)
+    expect(s.commandStreak?.command.length).toBeLessThanOrEqual(300)
   })
 
   it('ignores sidechain lines for the tail, prompt and turns', () => {

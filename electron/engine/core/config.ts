@@ -88,6 +88,11 @@ export function normalize(
       resume: raw.pm.resume,
       claudePath: raw.pm.claude_path ? expandHome(raw.pm.claude_path, home) : null,
     },
+    trouble: {
+      stalledAfterMs: duration(['trouble', 'stalled_after'], raw.trouble.stalled_after),
+      waitingAfterMs: duration(['trouble', 'waiting_after'], raw.trouble.waiting_after),
+      repeats: raw.trouble.repeats,
+    },
   }
 }
 

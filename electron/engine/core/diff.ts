@@ -5,7 +5,7 @@
  */
 import type { EngineEvent, EventDetails, EventType } from '../../../shared/schemas/event.ts'
 import type { Commit, ProjectSnapshot } from '../../../shared/schemas/project.ts'
-import type { Session } from '../../../shared/schemas/session.ts'
+import type { Session, SessionTrouble } from '../../../shared/schemas/session.ts'
 import { eventId } from './event-line.ts'
 import { diffTasks } from './diff-tasks.ts'
 
@@ -128,6 +128,7 @@ function diffSessions(
     const old = before.get(session.id)
     before.delete(session.id)
     events.push(...diffTurns(old ?? null, session, ctx, make))
+    events.push(...diffTrouble(old?.trouble ?? null, session, make))
     if (!old) {
       if (session.status !== 'ended') events.push(started(session))
       else if (after(session.last_activity, ctx.since)) {
@@ -166,8 +167,44 @@ function diffSessions(
   }
   for (const gone of before.values()) {
     if (gone.status !== 'ended') events.push(ended(gone, 'no longer found'))
+    events.push(...diffTrouble(gone.trouble, { ...gone, trouble: null }, make))
   }
   return events
+}
+
+/**
+ * Trouble that began (or became another kind of trouble) and trouble that ended. Named by the session, the
+ * kind and when the condition began, so a restart or a second engine never tells it twice.
+ */
+function diffTrouble(old: SessionTrouble | null, session: Session, make: MakeEvent): EngineEvent[] {
+  const now = session.trouble
+  if (now && (old?.kind !== now.kind || old.since !== now.since)) {
+    return [
+      make(
+        'session_trouble',
+        [session.id, 'trouble', now.kind, now.since ?? ''],
+        {
+          agent: session.agent,
+          name: session.name,
+          kind: now.kind,
+          reason: now.reason,
+          since: now.since,
+        },
+        session.id,
+      ),
+    ]
+  }
+  if (old && !now) {
+    return [
+      make(
+        'session_trouble_cleared',
+        [session.id, 'trouble_cleared', old.kind, old.since ?? ''],
+        { agent: session.agent, name: session.name, kind: old.kind },
+        session.id,
+      ),
+    ]
+  }
+  return []
 }
 
 /** What an event keeps of a prompt or a reply: the gist, not the document. */

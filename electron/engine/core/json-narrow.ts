@@ -82,3 +82,10 @@ export function asCappedString(value: unknown, max: number): string | null {
   const cut = code >= 0xd800 && code <= 0xdbff ? max - 2 : max - 1
   return `${value.slice(0, cut)}…`
 }
+
+/** An HTTP status code (100–599), or null for anything else. */
+export function asHttpStatus(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599
+    ? value
+    : null
+}

@@ -101,14 +101,17 @@ export function turnActivity(sessions: readonly Session[], now: number): TurnAct
 }
 
 /**
- * needs_input: a session waits on a permission or an answer. pbi_complete: every task of the current PBI is
- * done and nothing is working. active: a session runs, or there was activity within the last hour. stale:
- * unfinished work (open tasks, uncommitted or unpushed changes) untouched for a day. idle: the rest.
+ * needs_input: a session waits on a permission or an answer, or is in trouble (core/trouble.ts).
+ * pbi_complete: every task of the current PBI is done and nothing is working. active: a session runs, or
+ * there was activity within the last hour. stale: unfinished work (open tasks, uncommitted or unpushed
+ * changes) untouched for a day. idle: the rest.
  */
 export function deriveAttention(p: ProjectSnapshot, now: number): Attention {
   const statuses = p.sessions.map((s) => s.status)
   if (statuses.includes('needs_permission') || statuses.includes('waiting_input'))
     return 'needs_input'
+  // Trouble (core/trouble.ts) needs the user too: a stalled, failing or rate-limited agent.
+  if (p.sessions.some((s) => s.trouble !== null)) return 'needs_input'
   const tasks = p.current_pbi?.tasks
   if (tasks && tasks.total > 0 && tasks.done === tasks.total && !statuses.includes('working')) {
     return 'pbi_complete'

@@ -4,6 +4,7 @@
  */
 import type { TaskItem, TaskMove, TokenUsage } from '../../../shared/schemas/session.ts'
 import type { TaskToolCall } from './transcript-todos.ts'
+import type { CommandStreakRecord } from './command-streak.ts'
 
 /**
  * Last conversation line of a Claude transcript, as far as status is concerned.
@@ -20,8 +21,22 @@ export type TranscriptTail =
   | { kind: 'reply'; at: string }
   | { kind: 'turn_end'; at: string }
   | { kind: 'interrupted'; at: string }
-  | { kind: 'api_error'; at: string; message: string }
-  | { kind: 'api_retry'; at: string; message: string; attempt: number; maxRetries: number }
+  | {
+      kind: 'api_error'
+      at: string
+      message: string
+      /** The CLI's class of the error (`rate_limit`, `authentication_failed`, …) and the HTTP status. */
+      errorClass: string | null
+      status: number | null
+    }
+  | {
+      kind: 'api_retry'
+      at: string
+      message: string
+      attempt: number
+      maxRetries: number
+      status: number | null
+    }
 
 /** A tool call that has no result yet. */
 export interface PendingTool {
@@ -102,6 +117,8 @@ export interface TranscriptSummary {
   ownerSessionId: string | null
   /** The cwd of sub-agent (sidechain) lines, for a sub-agent file whose main transcript is gone. */
   sidechainCwd: string | null
+  /** The shell command run back to back, if the latest tool calls were one (core/command-streak.ts). */
+  commandStreak: CommandStreakRecord | null
   corruptLines: number
 }
 

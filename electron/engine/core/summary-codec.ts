@@ -15,7 +15,7 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './s
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
  * index written by an older Navi is ignored instead of mixing two versions of the fold.
  */
-export const TRANSCRIPT_SUMMARY_VERSION = 6
+export const TRANSCRIPT_SUMMARY_VERSION = 7
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
 export const CODEX_SUMMARY_VERSION = 3
 
@@ -35,13 +35,20 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('ki
   z.object({ kind: z.literal('reply'), at: z.string() }),
   z.object({ kind: z.literal('turn_end'), at: z.string() }),
   z.object({ kind: z.literal('interrupted'), at: z.string() }),
-  z.object({ kind: z.literal('api_error'), at: z.string(), message: z.string() }),
+  z.object({
+    kind: z.literal('api_error'),
+    at: z.string(),
+    message: z.string(),
+    errorClass: nullableString,
+    status: z.number().nullable(),
+  }),
   z.object({
     kind: z.literal('api_retry'),
     at: z.string(),
     message: z.string(),
     attempt: z.number(),
     maxRetries: z.number(),
+    status: z.number().nullable(),
   }),
 ])
 
@@ -105,6 +112,16 @@ const encodedTranscriptSchema = z.object({
   recentTurnEnds: z.array(z.string()),
   ownerSessionId: nullableString,
   sidechainCwd: nullableString,
+  commandStreak: z
+    .object({
+      command: z.string(),
+      digest: z.string(),
+      runs: z.number(),
+      failures: z.number(),
+      since: z.string(),
+      pendingId: nullableString,
+    })
+    .nullable(),
   corruptLines: z.number(),
 })
 type EncodedTranscript = z.infer<typeof encodedTranscriptSchema>

@@ -44,6 +44,7 @@ export const TRANSCRIPT_LINE_FIELDS: Projection = {
     isMeta: 'keep',
     isCompactSummary: 'keep',
     isApiErrorMessage: 'keep',
+    apiErrorStatus: 'keep',
     origin: { fields: { kind: 'keep' } },
     promptSource: 'keep',
     turnOrigin: 'keep',

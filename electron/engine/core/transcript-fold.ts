@@ -12,7 +12,14 @@ import { foldTodos } from './transcript-todos.ts'
 import { foldToolResult, foldToolUse, pendingOf, pendingTail } from './transcript-tool-calls.ts'
 import { apiErrorMessage, isStopHookLine } from './transcript-system-lines.ts'
 import { abandonTurn, closeTurn, openTurn, recordReply } from './transcript-turns.ts'
-import { asCappedString, asString, asTimestamp, isObject, type JsonObject } from './json-narrow.ts'
+import {
+  asCappedString,
+  asHttpStatus,
+  asString,
+  asTimestamp,
+  isObject,
+  type JsonObject,
+} from './json-narrow.ts'
 
 /** What a summary keeps of a prompt or a title: enough to recognize it, never a 100 MB paste. */
 const LAST_PROMPT_MAX = 2000
@@ -50,6 +57,7 @@ export function emptyTranscriptSummary(sessionId: string, path: string): Transcr
     recentTurnEnds: [],
     ownerSessionId: null,
     sidechainCwd: null,
+    commandStreak: null,
     corruptLines: 0,
   }
 }
@@ -200,6 +208,8 @@ function startPrompt(summary: TranscriptSummary, text: string | null, at: string
   pendingOf(summary).clear()
   openTurn(summary, prompt, at)
   summary.tail = { kind: 'prompt', at }
+  // The user spoke: what the agent runs next is not the same loop.
+  summary.commandStreak = null
 }
 
 function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: string): void {
@@ -215,6 +225,8 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
       kind: 'api_error',
       at,
       message: (first && asCappedString(first.text, TITLE_MAX)) ?? '',
+      errorClass: asCappedString(line.error, TITLE_MAX),
+      status: asHttpStatus(line.apiErrorStatus),
     }
     return
   }
@@ -267,6 +279,7 @@ function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string
       message: apiErrorMessage(line.error),
       attempt,
       maxRetries,
+      status: isObject(line.error) ? asHttpStatus(line.error.status) : null,
     }
   }
 }

@@ -7,6 +7,7 @@
 import type { PendingTool, TranscriptSummary, TranscriptTail } from './source-records.ts'
 import { applyTaskToolResult, foldTodos, taskToolCall } from './transcript-todos.ts'
 import { toolDetail } from './tool-detail.ts'
+import { noteToolResult, noteToolUse } from './command-streak.ts'
 import { asCappedString, asString, isObject, type JsonObject } from './json-narrow.ts'
 
 /** Tool names whose tool_use starts a sub-agent (`Task` before it was renamed `Agent`). */
@@ -40,6 +41,7 @@ export function foldToolUse(
   if (id === null) return null
   const detail = toolDetail(block.input)
   pendingOf(summary).set(id, { name, detail })
+  noteToolUse(summary, name, id, block.input, at)
   if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
   if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos, at)
   const taskCall = taskToolCall(name, block.input)
@@ -56,6 +58,7 @@ export function foldToolResult(
   at: string,
 ): void {
   if (toolUseId !== null) pendingOf(summary).delete(toolUseId)
+  noteToolResult(summary, toolUseId, isError)
   const taskCall = toolUseId === null ? undefined : summary.taskCalls.get(toolUseId)
   if (taskCall && toolUseId !== null) {
     summary.taskCalls.delete(toolUseId)

@@ -8,7 +8,7 @@ import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
 import { parseDuration } from '../../../shared/duration.ts'
 import { plainText } from './plain-text.ts'
-import { describeEvent, type EventTextRoom } from '../../../shared/event-text.ts'
+import { describeEvent, troubleLabel, type EventTextRoom } from '../../../shared/event-text.ts'
 
 export type NotificationKind =
   'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention'
@@ -256,6 +256,24 @@ function eventNotification(
         BODY_MAX,
       ),
       ...(goTo ? { session: goTo } : {}),
+    }
+  }
+  if (event.type === 'session_trouble' && toggles.needs_human) {
+    const session = findSession(projects, event.project, event.session)
+    return {
+      ...base,
+      kind: 'needs_human',
+      title: plainText(`${event.project}: ${troubleLabel(event.details.kind)}`, TITLE_MAX),
+      body: plainText(describeEvent(event, NOTIFICATION_ROOM), BODY_MAX),
+      ...(session?.tmux_pane
+        ? {
+            session: {
+              id: session.id,
+              tmuxPane: session.tmux_pane,
+              tmuxSocket: session.tmux_socket,
+            },
+          }
+        : {}),
     }
   }
   return null

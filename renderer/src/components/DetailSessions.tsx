@@ -42,6 +42,16 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
               {singleLine(s.status_reason)}
             </div>
           )}
+          {s.trouble && s.status !== 'ended' && (
+            <div
+              className="detail-trouble"
+              data-testid="session-trouble"
+              data-kind={s.trouble.kind}
+              title={singleLine(s.trouble.reason)}
+            >
+              ! {singleLine(s.trouble.reason)}
+            </div>
+          )}
         </li>
       ))}
     </ul>

@@ -25,6 +25,7 @@ export function ProjectExpanded({ project }: { project: ProjectSnapshot }) {
           <span className="muted">{s.agent}</span> {singleLine(s.name)}:{' '}
           <span className={`status status--${s.status}`}>{sessionStatusLabel(s.status)}</span>
           {s.status_reason && <span className="muted"> — {singleLine(s.status_reason)}</span>}
+          {s.trouble && <span className="expanded-trouble"> ! {singleLine(s.trouble.reason)}</span>}
         </div>
       ))}
       {list && (

@@ -61,6 +61,8 @@ export interface ProjectLine {
 
 export function projectLine(p: ProjectSnapshot, now: number): ProjectLine {
   const pbi = p.current_pbi
+  // A session in trouble (stalled, failing, rate limited, waiting long) says why before anything else.
+  const trouble = p.sessions.find((s) => s.trouble !== null && s.status !== 'ended')?.trouble
   return {
     name: singleLine(p.name),
     icon: ATTENTION_ICON[p.attention],
@@ -71,7 +73,11 @@ export function projectLine(p: ProjectSnapshot, now: number): ProjectLine {
     progress: pbi ? `${pbi.tasks.done}/${pbi.tasks.total}` : null,
     status: sessionStatusLabel(p.session_status),
     ago: relativeTime(now, p.last_activity),
-    reason: p.session_status_reason ? singleLine(p.session_status_reason) : null,
+    reason: trouble
+      ? singleLine(trouble.reason)
+      : p.session_status_reason
+        ? singleLine(p.session_status_reason)
+        : null,
   }
 }
 
@@ -122,6 +128,8 @@ const EVENT_COLOR: Record<EventType, EventColor> = {
   permission_denied: 'yellow',
   session_ended: 'yellow',
   session_status_change: 'yellow',
+  session_trouble: 'yellow',
+  session_trouble_cleared: 'yellow',
   commit: 'cyan',
   branch_created: 'cyan',
   pr_created: 'cyan',
