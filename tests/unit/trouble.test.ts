@@ -133,6 +133,17 @@ describe('detectTrouble', () => {
     ).toBe(ago(2))
   })
 
+  it('says how long in the unit that matters', () => {
+    const quick: TroubleThresholds = { ...T, stalledAfterMs: 1000, waitingAfterMs: 1000 }
+    const stalled = (minutesAgo: number) =>
+      detectTrouble(session({ status: 'working', last_activity: ago(minutesAgo) }), NOW, quick)
+        ?.reason
+    expect(stalled(0.5)).toBe('no progress for 30 s')
+    expect(stalled(59)).toBe('no progress for 59 min')
+    expect(stalled(60)).toBe('no progress for 1 h')
+    expect(stalled(125)).toBe('no progress for 2 h 5 min')
+  })
+
   it('follows the configured thresholds', () => {
     const lenient: TroubleThresholds = {
       stalledAfterMs: 30 * 60_000,

@@ -55,7 +55,7 @@ export function detectTrouble(
       const doing = session.status_reason ? ` (last: ${session.status_reason})` : ''
       return {
         kind: 'stalled',
-        reason: `no progress for ${minutes(quiet)}${doing}`,
+        reason: `no progress for ${spell(quiet)}${doing}`,
         since: session.last_activity,
       }
     }
@@ -67,7 +67,7 @@ export function detectTrouble(
       const asked = session.status_reason ? `: ${session.status_reason}` : ''
       return {
         kind: 'waiting_long',
-        reason: `waiting ${minutes(waited)} for ${what}${asked}`,
+        reason: `waiting ${spell(waited)} for ${what}${asked}`,
         since: session.status_since,
       }
     }
@@ -115,7 +115,15 @@ function quietFor(iso: string | null, now: number): number | null {
   return Number.isFinite(at) && at <= now ? now - at : null
 }
 
-const minutes = (ms: number): string => `${String(Math.floor(ms / 60_000))} min`
+/** `45 s`, `12 min`, `2 h 5 min`: how long, to the unit that matters. */
+function spell(ms: number): string {
+  const seconds = Math.floor(ms / 1000)
+  if (seconds < 60) return `${String(seconds)} s`
+  const total = Math.floor(seconds / 60)
+  if (total < 60) return `${String(total)} min`
+  const rest = total % 60
+  return `${String(Math.floor(total / 60))} h${rest ? ` ${String(rest)} min` : ''}`
+}
 
 /** `session` with its trouble decided (the same object when it has none). */
 export function withTrouble(session: Session, now: number, thresholds: TroubleThresholds): Session {
