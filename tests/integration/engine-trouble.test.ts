@@ -11,6 +11,7 @@ import type { Session } from '../../shared/schemas/session.ts'
 import { createEngine, type Engine } from '../../electron/engine/index.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import {
+  claudeIsAtLeast,
   createClaudeEnv,
   disposeClaudeEnv,
   hasTmux,
@@ -172,40 +173,47 @@ describe('trouble from real claude sessions', () => {
     }
   })
 
-  it('a rate limit the CLI keeps retrying is api_error after the third attempt, cleared when it gets through', async () => {
-    const w = await world('ratelimit-')
-    try {
-      let seen = false
-      w.api.enqueue(
-        httpError(429, { retryAfterSec: 1 }),
-        httpError(429, { retryAfterSec: 1 }),
-        httpError(429, { retryAfterSec: 1 }),
-        text('through at last', { holdUntil: () => seen }),
-      )
-      const run = runClaudePrint({
-        cwd: w.repo.dir,
-        env: { ...w.env, CLAUDE_CODE_MAX_RETRIES: '5' },
-        prompt: 'hello',
-        timeoutMs: 90_000,
-      })
-      const limited = await sessionWhen(
-        w,
-        'the session to be rate limited',
-        (s) => s.trouble?.kind === 'api_error',
-      )
-      seen = true
-      expect(limited.api_failure).toMatchObject({ kind: 'rate_limit', retrying: true })
-      expect(limited.trouble?.reason).toMatch(/^rate limited/)
-      await run
-      await sessionWhen(w, 'the run to end', (s) => s.status === 'ended')
-      expect((await troubleEvents(w)).map((e) => e.type)).toEqual([
-        'session_trouble',
-        'session_trouble_cleared',
-      ])
-    } finally {
-      await w.cleanup()
-    }
-  })
+  // Up to 2.1.197 the CLI writes nothing to the transcript while it retries (only the final error).
+  const writesRetries = claudeIsAtLeast('2.1.330')
+  it.skipIf(!writesRetries)(
+    writesRetries
+      ? 'a rate limit the CLI keeps retrying is api_error after the third attempt, cleared when it gets through'
+      : 'a rate limit being retried (skipped: the claude under test writes no retry lines to its transcript)',
+    async () => {
+      const w = await world('ratelimit-')
+      try {
+        let seen = false
+        w.api.enqueue(
+          httpError(429, { retryAfterSec: 1 }),
+          httpError(429, { retryAfterSec: 1 }),
+          httpError(429, { retryAfterSec: 1 }),
+          text('through at last', { holdUntil: () => seen }),
+        )
+        const run = runClaudePrint({
+          cwd: w.repo.dir,
+          env: { ...w.env, CLAUDE_CODE_MAX_RETRIES: '5' },
+          prompt: 'hello',
+          timeoutMs: 90_000,
+        })
+        const limited = await sessionWhen(
+          w,
+          'the session to be rate limited',
+          (s) => s.trouble?.kind === 'api_error',
+        )
+        seen = true
+        expect(limited.api_failure).toMatchObject({ kind: 'rate_limit', retrying: true })
+        expect(limited.trouble?.reason).toMatch(/^rate limited/)
+        await run
+        await sessionWhen(w, 'the run to end', (s) => s.status === 'ended')
+        expect((await troubleEvents(w)).map((e) => e.type)).toEqual([
+          'session_trouble',
+          'session_trouble_cleared',
+        ])
+      } finally {
+        await w.cleanup()
+      }
+    },
+  )
 
   it.skipIf(!hasTmux())(
     hasTmux()

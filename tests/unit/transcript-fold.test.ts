@@ -221,6 +221,9 @@ describe('foldTranscriptLine', () => {
       errorClass: 'rate_limit',
       status: 429,
     })
+    // The 2.1.197 TUI writes the turn's duration after the error: the turn still ended on it.
+    foldTranscriptLine(failed, system('turn_duration'))
+    expect(failed.tail.kind).toBe('api_error')
   })
 
   it('keeps the shell command run back to back, its runs and its failures in a row', () => {

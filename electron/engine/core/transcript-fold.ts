@@ -263,7 +263,8 @@ function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string
     pendingOf(summary).clear()
     const measured = typeof line.durationMs === 'number' ? line.durationMs : undefined
     closeTurn(summary, summary.openTurn ? at : (summary.lastTurn?.endedAt ?? at), measured)
-    summary.tail = { kind: 'turn_end', at }
+    // A turn that ended on an API error stays that error (the 2.1.197 TUI writes its duration after it).
+    if (summary.tail.kind !== 'api_error') summary.tail = { kind: 'turn_end', at }
   } else if (line.subtype === 'stop_hook_summary' || isStopHookLine(line)) {
     // Stop hooks run when a turn ends, after the agent's reply; anything else is not this turn's end.
     const replied = summary.tail.kind === 'reply' || summary.tail.kind === 'turn_end'
