@@ -5,6 +5,7 @@
 import { test as base, expect, type Page } from '@playwright/test'
 import { layoutShot, openStubbedPopover, push } from './support/api-stub.ts'
 import { emptyData, manyEvents, overflowData, richData } from './support/layout-fixtures.ts'
+import { makeSession } from '../support/session-fixture.ts'
 
 const POPOVER = { width: 420, height: 620 }
 
@@ -94,6 +95,48 @@ test('a realistic day: zones, order, attention, breadcrumbs and colors', async (
   await page.keyboard.press('Space')
   await expect(page.getByTestId('project-expanded')).toBeVisible()
   await layoutShot(page, 'day-expanded')
+})
+
+test('a session in trouble says why on its row, in the expanded row and in its detail', async ({
+  page,
+}) => {
+  await page.setViewportSize(POPOVER)
+  const now = Date.now()
+  const data = richData(now)
+  const reason = 'the same command failed 3 times in a row: npm test -- --run parser'
+  const since = new Date(now - 4 * 60_000).toISOString()
+  const projects = data.state.projects.map((p) =>
+    p.name !== 'website'
+      ? p
+      : {
+          ...p,
+          attention: 'needs_input' as const,
+          sessions: [
+            makeSession({
+              id: 'w1',
+              name: 'redesign',
+              status: 'working',
+              status_reason: 'running Bash',
+              last_activity: since,
+              trouble: { kind: 'failing_command' as const, reason, since },
+            }),
+          ],
+        },
+  )
+  await openStubbedPopover(page, { ...data, state: { ...data.state, projects } })
+  const row = page.locator('[data-testid="project-row"][data-project="website"]')
+  await expect(row).toHaveAttribute('data-attention', 'needs_input')
+  await expect(row.getByTestId('project-reason')).toHaveText(reason)
+  await row.click()
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('project-expanded')).toContainText(`! ${reason}`)
+  expect(await horizontalOverflow(page)).toEqual({ sideways: false, spilling: [] })
+  await layoutShot(page, 'trouble-row')
+  await page.keyboard.press('Enter')
+  const detail = page.getByTestId('session-trouble')
+  await expect(detail).toHaveAttribute('data-kind', 'failing_command')
+  await expect(detail).toHaveText(`! ${reason}`)
+  await layoutShot(page, 'trouble-detail')
 })
 
 for (const width of [480, 360]) {
