@@ -94,4 +94,16 @@ describe('deriveTrayState', () => {
     const shared = { sessions: [{ id: 's1', status: 'waiting_input' }] as unknown as Sessions }
     expect(deriveTrayState({ ...base, projects: [shared, shared] }).badge).toBe(1)
   })
+
+  it('counts a session in trouble as needing you, not one whose trouble ended with it', () => {
+    const trouble = { kind: 'stalled', reason: 'no progress for 12 min', since: null }
+    const sessions = [
+      { id: 's1', status: 'working', trouble },
+      { id: 's2', status: 'ended', trouble },
+      { id: 's3', status: 'working', trouble: null },
+    ] as unknown as Sessions
+    const state = deriveTrayState({ ...base, projects: [{ sessions }] })
+    expect(state).toMatchObject({ icon: 'attention', badge: 1 })
+    expect(state.tooltip).toBe('Navi — 1 needs you · 1 agent working · 1 project')
+  })
 })

@@ -30,7 +30,7 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 
 /**
  * What the tray shows. The badge is every attention item of the current briefing plus every session
- * waiting for a permission or an answer. The two are summed, not matched: the PM may well list a
+ * waiting for a permission or an answer, or in trouble (stalled, failing, rate limited: core/trouble.ts). The two are summed, not matched: the PM may well list a
  * blocked session as an attention item too, but its items are free text and cannot be tied to a
  * session reliably, and over-counting by one is better than hiding a session that waits.
  * Sessions are counted by id, so one listed under two projects counts once.
@@ -40,7 +40,8 @@ export function deriveTrayState(input: TrayStateInput): TrayState {
   const working = new Set<string>()
   for (const project of input.projects) {
     for (const session of project.sessions) {
-      if (NEEDS_HUMAN.has(session.status)) waiting.add(session.id)
+      if (NEEDS_HUMAN.has(session.status) || (session.trouble && session.status !== 'ended'))
+        waiting.add(session.id)
       else if (session.status === 'working') working.add(session.id)
     }
   }

@@ -97,6 +97,7 @@ const HIGH_VALUE: ReadonlySet<EventType> = new Set([
   'pr_created',
   'turn_completed',
   'permission_denied',
+  'session_trouble',
 ])
 const NEEDS_USER: ReadonlySet<unknown> = new Set(['needs_permission', 'waiting_input'])
 
