@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { clip, describeEvent, formatAgo, formatEvents } from '../../electron/cli/format.ts'
+import {
+  clip,
+  describeEvent,
+  formatAgo,
+  formatEvents,
+  formatStatus,
+} from '../../electron/cli/format.ts'
+import { makeProject } from '../support/pm-events-fixture.ts'
+import { makeSession } from '../support/session-fixture.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 
 const NOW = Date.parse('2026-11-21T12:00:00Z')
@@ -40,11 +48,48 @@ describe('CLI formatting', () => {
       },
     }
     expect(describeEvent(commit)).toBe('commit abcdef1 on feat/x: implement resolver')
-    expect(describeEvent(change)).toBe(
-      'navi-7 needs permission: waiting for permission prompt',
-    )
+    expect(describeEvent(change)).toBe('navi-7 needs permission: waiting for permission prompt')
     const lines = formatEvents([commit, change]).split('\n')
     expect(lines).toHaveLength(2)
     expect(lines[0]?.indexOf('commit')).toBe(lines[1]?.indexOf('navi-7'))
+  })
+
+  it('a session in trouble gets a line with the reason, inert, under its session', () => {
+    const trouble = {
+      kind: 'failing_command' as const,
+      reason: 'the same command failed 3 times in a row: npm test\u001b[2J',
+      since: '2026-11-21T11:50:00Z',
+    }
+    const text = formatStatus(
+      [
+        makeProject({
+          name: 'apollo',
+          attention: 'needs_input',
+          session_status: 'working',
+          sessions: [makeSession({ id: 's1', name: 'fixer', status: 'working', trouble })],
+        }),
+      ],
+      NOW,
+    )
+    expect(text.split('\n').slice(1)).toEqual([
+      '    claude fixer: working',
+      '      ! the same command failed 3 times in a row: npm test [2J',
+    ])
+    const event: EngineEvent = {
+      id: '3',
+      timestamp: '2026-11-21T11:59:00Z',
+      type: 'session_trouble',
+      project: 'apollo',
+      session: 's1',
+      details: { name: 'fixer', kind: 'stalled', reason: 'no progress for 12 min', since: null },
+    }
+    expect(describeEvent(event)).toBe('fixer: no progress for 12 min')
+    const cleared: EngineEvent = {
+      ...event,
+      id: '4',
+      type: 'session_trouble_cleared',
+      details: { name: 'fixer', kind: 'stalled' },
+    }
+    expect(describeEvent(cleared)).toBe('fixer: no longer stalled')
   })
 })
