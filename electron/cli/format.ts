@@ -55,6 +55,12 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
   return out.join('\n')
 }
 
+/** The last line of `navi status` when the PM's latest briefing holds attention items. */
+export function pmAttentionLine(count: number): string {
+  if (count <= 0) return ''
+  return `\nPM: ${String(count)} ${count === 1 ? 'item needs' : 'items need'} attention (navi brief shows them)`
+}
+
 export function formatSessions(
   sessions: (Session & { project: string | null })[],
   now: number,

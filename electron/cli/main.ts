@@ -24,6 +24,7 @@ import {
   formatEvents,
   formatSessions,
   formatStatus,
+  pmAttentionLine,
 } from './format.ts'
 
 /** Runs one `navi` command and resolves with its exit code. */
@@ -53,7 +54,16 @@ export async function runCli(argv: string[]): Promise<number> {
   switch (command) {
     case 'status': {
       const state = await readOnce(paths, 'state:get', undefined)
-      print(state, formatStatus(state.projects, Date.now()) + errorsFooter(state.errors))
+      // Only the text says it: the JSON is the engine's state, as the contract defines it.
+      const pmItems = values.json
+        ? 0
+        : await (await import('../runtime/pm-attention.ts')).pmAttentionCount(paths)
+      print(
+        state,
+        formatStatus(state.projects, Date.now()) +
+          errorsFooter(state.errors) +
+          pmAttentionLine(pmItems),
+      )
       return 0
     }
     case 'sessions': {
