@@ -22,6 +22,7 @@ import {
   type CodexExecResult,
 } from '../support/codex-driver.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
+import { waitUntil } from '../support/wait.ts'
 import {
   defaultResponsesUsage,
   execCommand,
@@ -257,6 +258,45 @@ describe.skipIf(codexMissing)(
         turns: 1,
         tokens: expectedTokens(0),
       })
+    })
+
+    it('the same command failing three times in a row is failing_command while the run goes on', async () => {
+      const { api, repo, paths, exec } = await setUp()
+      const missing = `/nonexistent-navi-codex-${String(process.pid)}`
+      // The answer after the third failure takes its time: the session is working meanwhile.
+      api.enqueue(
+        execCommand(`ls ${missing}`),
+        execCommand(`ls ${missing}`),
+        execCommand(`ls ${missing}`),
+        textAnswer('It is not there.', { delayMs: 15_000 }),
+      )
+      const run = exec('list that folder')
+      const where = paths('trouble')
+      const engine = createEngine({ paths: where, watch: false })
+      try {
+        let seen: unknown = null
+        const failing = await waitUntil(
+          async () => {
+            await engine.refresh()
+            const session = engine.getSessions().find((s) => s.agent === 'codex')
+            seen = session ?? null
+            return session?.trouble?.kind === 'failing_command' ? session : null
+          },
+          45_000,
+          () =>
+            `the codex session to be failing the same command; last seen: ${JSON.stringify(seen)}`,
+          250,
+        )
+        expect(failing.status).toBe('working')
+        expect(failing.cwd).toBe(repo.dir)
+        expect(failing.trouble?.reason).toBe(
+          `the same command failed 3 times in a row: ls ${missing}`,
+        )
+      } finally {
+        await engine.stop()
+      }
+      const done = await run
+      expect(done.exitCode, describeRun(done)).toBe(0)
     })
   },
 )

@@ -172,4 +172,60 @@ describe('codexTokenUsage', () => {
       total: 11,
     })
   })
+
+  it('keeps the shell command run back to back, and how many of its runs failed in a row', () => {
+    let n = 0
+    const call = (cmd: string, name = 'exec_command') => {
+      n++
+      return {
+        timestamp: `2026-11-21T23:16:${String(20 + n).padStart(2, '0')}.000Z`,
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          status: 'completed',
+          id: `fc_${n}`,
+          name,
+          arguments: JSON.stringify({ cmd }),
+          call_id: `call_${n}`,
+        },
+      }
+    }
+    const output = (code: number | null) => ({
+      timestamp: `2026-11-21T23:16:${String(20 + n).padStart(2, '0')}.500Z`,
+      type: 'response_item',
+      payload: {
+        type: 'function_call_output',
+        call_id: `call_${n}`,
+        output:
+          code === null
+            ? 'aborted by the sandbox'
+            : `Chunk ID: f3e273\nWall time: 0.0000 seconds\nProcess exited with code ${code}\nOutput:\n`,
+      },
+    })
+    const s = fold([
+      sessionMeta,
+      message('user', 'input_text', 'fix the build'),
+      call('make'),
+      output(2),
+      call('make'),
+      output(2),
+      call('make'),
+    ])
+    expect(s.commandStreak).toMatchObject({ command: 'make', runs: 3, failures: 2 })
+    foldCodexLine(s, output(2))
+    expect(s.commandStreak).toMatchObject({ runs: 3, failures: 3, pendingId: null })
+    // A result that does not say how it ended leaves the count alone; a success ends it.
+    foldCodexLine(s, call('make'))
+    foldCodexLine(s, output(null))
+    expect(s.commandStreak).toMatchObject({ runs: 4, failures: 3 })
+    foldCodexLine(s, call('make'))
+    foldCodexLine(s, output(0))
+    expect(s.commandStreak).toMatchObject({ runs: 5, failures: 0 })
+    // Another tool ends the streak, and so does the user's next message.
+    foldCodexLine(s, call('*** Begin Patch', 'apply_patch'))
+    expect(s.commandStreak).toBeNull()
+    foldCodexLine(s, call('make'))
+    foldCodexLine(s, message('user', 'input_text', 'stop and explain'))
+    expect(s.commandStreak).toBeNull()
+  })
 })

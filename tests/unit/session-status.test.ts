@@ -255,6 +255,7 @@ describe('decideCodexStatus', () => {
     lastUserMessage: 'hi',
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
     branch: null,
+    commandStreak: null,
     corruptLines: 0,
     ...over,
   })

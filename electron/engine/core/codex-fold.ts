@@ -5,6 +5,7 @@
  */
 import type { TokenUsage } from '../../../shared/schemas/session.ts'
 import type { CodexRolloutSummary } from './source-records.ts'
+import { noteCall, noteResult } from './command-streak.ts'
 import {
   asCappedString,
   asString,
@@ -55,6 +56,7 @@ export function emptyCodexRolloutSummary(threadId: string, path: string): CodexR
     lastUserMessage: null,
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
     branch: null,
+    commandStreak: null,
     corruptLines: 0,
   }
 }
@@ -107,7 +109,7 @@ export function foldCodexLine(
       foldEvent(summary, payload)
       return
     case 'response_item':
-      foldResponseItem(summary, payload)
+      foldResponseItem(summary, payload, timestamp ?? summary.lastActivity ?? '')
       return
   }
 }
@@ -171,7 +173,17 @@ function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
   }
 }
 
-function foldResponseItem(summary: CodexRolloutSummary, item: JsonObject): void {
+function foldResponseItem(summary: CodexRolloutSummary, item: JsonObject, at: string): void {
+  if (item.type === 'function_call') {
+    const id = asString(item.call_id)
+    if (id !== null) noteCall(summary, shellCommandOf(item), id, at)
+    return
+  }
+  if (item.type === 'function_call_output') {
+    const id = asString(item.call_id)
+    if (id !== null) noteResult(summary, id, commandFailed(item.output))
+    return
+  }
   if (item.type !== 'message' || !Array.isArray(item.content)) return
   if (item.role === 'user') {
     noteUserMessage(summary, joinText(item.content, 'input_text'))
@@ -198,4 +210,37 @@ function noteUserMessage(summary: CodexRolloutSummary, text: string | null): voi
   const message = asCappedString(text, MESSAGE_MAX)
   summary.firstUserMessage ??= message
   summary.lastUserMessage = message
+  // The user spoke: what the agent runs next is not the same loop.
+  summary.commandStreak = null
+}
+
+/** Codex's shell tools: `exec_command` (0.16x) and `shell` (older), whose arguments name the command. */
+const SHELL_CALLS = new Set(['exec_command', 'shell'])
+
+/** The command of a shell function call (`cmd` text or `command` argv), or null for any other call. */
+function shellCommandOf(call: JsonObject): string | null {
+  if (typeof call.name !== 'string' || !SHELL_CALLS.has(call.name)) return null
+  let args: unknown
+  try {
+    args = typeof call.arguments === 'string' ? JSON.parse(call.arguments) : call.arguments
+  } catch {
+    return null
+  }
+  if (!isObject(args)) return null
+  if (typeof args.cmd === 'string') return args.cmd
+  if (Array.isArray(args.command) && args.command.every((part) => typeof part === 'string')) {
+    return args.command.join(' ')
+  }
+  return null
+}
+
+const EXIT_CODE = /Process exited with code (-?\d+)|Exit code: (-?\d+)/
+
+/** Whether a shell call's output says it failed; null when it does not say. */
+function commandFailed(output: unknown): boolean | null {
+  const text =
+    typeof output === 'string' ? output : isObject(output) ? asString(output.output) : null
+  const match = text === null ? null : EXIT_CODE.exec(text.slice(0, 4096))
+  const code = match ? Number(match[1] ?? match[2]) : null
+  return code === null ? null : code !== 0
 }

@@ -1,11 +1,16 @@
 /**
- * The shell command an agent runs again and again, as a transcript's summary keeps it: the evidence for the
- * "same command failing" and "same command repeated" rules (core/trouble.ts). Only back-to-back runs count:
- * any other tool call, or a new prompt from the user, ends the streak. Pure, in place.
+ * The shell command an agent runs again and again, as a Claude transcript's or a Codex rollout's summary
+ * keeps it: the evidence for the "same command failing" and "same command repeated" rules
+ * (core/trouble.ts). Only back-to-back runs count: any other tool call, or a new prompt from the user,
+ * ends the streak. Pure, in place.
  */
 import { createHash } from 'node:crypto'
-import type { TranscriptSummary } from './source-records.ts'
 import { asCappedString, asString, isObject } from './json-narrow.ts'
+
+/** A summary that keeps a streak (TranscriptSummary, CodexRolloutSummary). */
+export interface StreakHolder {
+  commandStreak: CommandStreakRecord | null
+}
 
 /** Tools whose input is a shell command (Claude Code's). */
 const SHELL_TOOLS = new Set(['Bash'])
@@ -26,28 +31,50 @@ export interface CommandStreakRecord {
   pendingId: string | null
 }
 
-/** A `tool_use` block: the same command as the streak's extends it, anything else ends or starts one. */
+/** A Claude `tool_use` block: a shell command extends or starts the streak, any other tool ends it. */
 export function noteToolUse(
-  summary: TranscriptSummary,
+  holder: StreakHolder,
   name: string,
   id: string,
   input: unknown,
   at: string,
 ): void {
-  const whole = SHELL_TOOLS.has(name) && isObject(input) ? asString(input.command) : null
-  if (whole === null) {
-    summary.commandStreak = null
+  const command = SHELL_TOOLS.has(name) && isObject(input) ? asString(input.command) : null
+  noteCall(holder, command, id, at)
+}
+
+/** A Claude `tool_result` block: the streak's latest run failed or not. */
+export function noteToolResult(
+  holder: StreakHolder,
+  toolUseId: string | null,
+  isError: boolean,
+): void {
+  if (toolUseId !== null) noteResult(holder, toolUseId, isError)
+}
+
+/**
+ * A tool call `id`: `command` (a shell command, whole) extends the streak when it is the same, starts one
+ * when it is another; null (any other tool) ends it.
+ */
+export function noteCall(
+  holder: StreakHolder,
+  command: string | null,
+  id: string,
+  at: string,
+): void {
+  if (command === null) {
+    holder.commandStreak = null
     return
   }
-  const digest = createHash('sha1').update(whole).digest('hex')
-  const streak = summary.commandStreak
+  const digest = createHash('sha1').update(command).digest('hex')
+  const streak = holder.commandStreak
   if (streak && streak.digest === digest) {
     streak.runs++
     streak.pendingId = id
     return
   }
-  summary.commandStreak = {
-    command: asCappedString(whole, COMMAND_SHOWN_MAX) ?? '',
+  holder.commandStreak = {
+    command: asCappedString(command, COMMAND_SHOWN_MAX) ?? '',
     digest,
     runs: 1,
     failures: 0,
@@ -56,14 +83,13 @@ export function noteToolUse(
   }
 }
 
-/** A `tool_result` block: the streak's latest run failed or not. */
-export function noteToolResult(
-  summary: TranscriptSummary,
-  toolUseId: string | null,
-  isError: boolean,
-): void {
-  const streak = summary.commandStreak
-  if (!streak || toolUseId === null || streak.pendingId !== toolUseId) return
-  streak.failures = isError ? streak.failures + 1 : 0
+/**
+ * The result of call `id`: when it is the streak's latest run, whether it failed (null: the result does
+ * not say, and the count of failures stays as it was).
+ */
+export function noteResult(holder: StreakHolder, id: string, failed: boolean | null): void {
+  const streak = holder.commandStreak
+  if (!streak || streak.pendingId !== id) return
+  if (failed !== null) streak.failures = failed ? streak.failures + 1 : 0
   streak.pendingId = null
 }

@@ -171,7 +171,7 @@ export function assembleCodexSession(
     transcript_path: rollout.path,
     task_lists: [],
     api_failure: null,
-    command_streak: null,
+    command_streak: commandStreakOf(rollout),
     trouble: null,
   }
 }
@@ -275,8 +275,10 @@ function apiFailureOf(transcript: TranscriptSummary | null): ApiFailure | null {
   return null
 }
 
-function commandStreakOf(transcript: TranscriptSummary | null): CommandStreak | null {
-  const streak = transcript?.commandStreak
+function commandStreakOf(
+  summary: Pick<TranscriptSummary, 'commandStreak'> | null,
+): CommandStreak | null {
+  const streak = summary?.commandStreak
   if (!streak) return null
   const { command, runs, failures, since } = streak
   return { command, runs, failures, since }

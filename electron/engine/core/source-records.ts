@@ -196,5 +196,7 @@ export interface CodexRolloutSummary {
   lastUserMessage: string | null
   tokens: TokenUsage
   branch: string | null
+  /** The shell command run back to back, if the latest calls were one (core/command-streak.ts). */
+  commandStreak: CommandStreakRecord | null
   corruptLines: number
 }

@@ -17,7 +17,7 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './s
  */
 export const TRANSCRIPT_SUMMARY_VERSION = 7
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
-export const CODEX_SUMMARY_VERSION = 3
+export const CODEX_SUMMARY_VERSION = 4
 
 const nullableString = z.string().nullable()
 
@@ -51,6 +51,15 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('ki
     status: z.number().nullable(),
   }),
 ])
+
+const commandStreakRecordSchema = z.object({
+  command: z.string(),
+  digest: z.string(),
+  runs: z.number(),
+  failures: z.number(),
+  since: z.string(),
+  pendingId: nullableString,
+})
 
 const turnSchema = z.object({
   prompt: nullableString,
@@ -112,16 +121,7 @@ const encodedTranscriptSchema = z.object({
   recentTurnEnds: z.array(z.string()),
   ownerSessionId: nullableString,
   sidechainCwd: nullableString,
-  commandStreak: z
-    .object({
-      command: z.string(),
-      digest: z.string(),
-      runs: z.number(),
-      failures: z.number(),
-      since: z.string(),
-      pendingId: nullableString,
-    })
-    .nullable(),
+  commandStreak: commandStreakRecordSchema.nullable(),
   corruptLines: z.number(),
 })
 type EncodedTranscript = z.infer<typeof encodedTranscriptSchema>
@@ -201,6 +201,7 @@ const codexSummarySchema = z.object({
   lastUserMessage: nullableString,
   tokens: tokenUsageSchema,
   branch: nullableString,
+  commandStreak: commandStreakRecordSchema.nullable(),
   corruptLines: z.number(),
 })
 
