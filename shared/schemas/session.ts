@@ -104,6 +104,7 @@ export const apiFailureSchema = z.object({
   status: z.number().int().nullable(),
   retrying: z.boolean(),
   attempt: z.number().int().nullable(),
+  /** When the request first failed (its retries and its final error are one failure). */
   at: z.string(),
 })
 export type ApiFailure = z.infer<typeof apiFailureSchema>

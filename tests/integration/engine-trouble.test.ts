@@ -183,10 +183,9 @@ describe('trouble from real claude sessions', () => {
       const w = await world('ratelimit-')
       try {
         let seen = false
+        // Five failures in a row, one second apart: retries of one request are one trouble, not five.
         w.api.enqueue(
-          httpError(429, { retryAfterSec: 1 }),
-          httpError(429, { retryAfterSec: 1 }),
-          httpError(429, { retryAfterSec: 1 }),
+          ...Array.from({ length: 5 }, () => httpError(429, { retryAfterSec: 1 })),
           text('through at last', { holdUntil: () => seen }),
         )
         const run = runClaudePrint({
@@ -200,9 +199,15 @@ describe('trouble from real claude sessions', () => {
           'the session to be rate limited',
           (s) => s.trouble?.kind === 'api_error',
         )
-        seen = true
         expect(limited.api_failure).toMatchObject({ kind: 'rate_limit', retrying: true })
         expect(limited.trouble?.reason).toMatch(/^rate limited/)
+        const later = await sessionWhen(
+          w,
+          'the fifth retry',
+          (s) => (s.api_failure?.attempt ?? 0) >= 5,
+        )
+        seen = true
+        expect(later.trouble?.since).toBe(limited.trouble?.since)
         await run
         await sessionWhen(w, 'the run to end', (s) => s.status === 'ended')
         expect((await troubleEvents(w)).map((e) => e.type)).toEqual([

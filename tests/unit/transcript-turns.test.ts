@@ -200,6 +200,27 @@ describe('turn ends', () => {
     expect(d.reason).toBe('retrying after an API error (attempt 2 of 10): 529 Overloaded')
   })
 
+  it('retries of one request and its final error are one failure, dated by its first retry', () => {
+    const retry = (attempt: number) =>
+      system({
+        subtype: 'api_error',
+        level: 'error',
+        error: { status: 429 },
+        retryAttempt: attempt,
+      })
+    const first = retry(1)
+    const s = fold([user('x'), first, retry(2), retry(3)])
+    expect(s.tail).toMatchObject({ kind: 'api_retry', attempt: 3, since: first.timestamp })
+    expect(s.lastActivity).not.toBe(first.timestamp)
+    // The final error of that request keeps the date; a later request's failure has its own.
+    const final = reply('API Error: Request rejected (429)', 'stop_sequence')
+    const s2 = fold([user('x'), first, { ...final, isApiErrorMessage: true }])
+    expect(s2.tail).toMatchObject({ kind: 'api_error', since: first.timestamp })
+    const alone = { ...reply('API Error: 500', 'stop_sequence'), isApiErrorMessage: true }
+    const s3 = fold([user('y'), alone])
+    expect(s3.tail).toMatchObject({ kind: 'api_error', since: alone.timestamp })
+  })
+
   it('a background task notification starts a turn that is not a prompt', () => {
     const s = fold([
       user('start the agents'),

@@ -259,7 +259,7 @@ function apiFailureOf(transcript: TranscriptSummary | null): ApiFailure | null {
       status: tail.status,
       retrying: false,
       attempt: null,
-      at: tail.at,
+      at: tail.since,
     }
   }
   if (tail?.kind === 'api_retry') {
@@ -269,7 +269,7 @@ function apiFailureOf(transcript: TranscriptSummary | null): ApiFailure | null {
       status: tail.status,
       retrying: true,
       attempt: tail.attempt,
-      at: tail.at,
+      at: tail.since,
     }
   }
   return null

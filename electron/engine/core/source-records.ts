@@ -28,6 +28,8 @@ export type TranscriptTail =
       /** The CLI's class of the error (`rate_limit`, `authentication_failed`, …) and the HTTP status. */
       errorClass: string | null
       status: number | null
+      /** When the failing request first failed: the first retry's time, when the CLI retried it. */
+      since: string
     }
   | {
       kind: 'api_retry'
@@ -36,6 +38,8 @@ export type TranscriptTail =
       attempt: number
       maxRetries: number
       status: number | null
+      /** The first retry of this request (a run of retries is one failure). */
+      since: string
     }
 
 /** A tool call that has no result yet. */

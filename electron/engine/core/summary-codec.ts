@@ -41,6 +41,7 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('ki
     message: z.string(),
     errorClass: nullableString,
     status: z.number().nullable(),
+    since: z.string(),
   }),
   z.object({
     kind: z.literal('api_retry'),
@@ -49,6 +50,7 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('ki
     attempt: z.number(),
     maxRetries: z.number(),
     status: z.number().nullable(),
+    since: z.string(),
   }),
 ])
 

@@ -227,6 +227,7 @@ function foldAssistantLine(summary: TranscriptSummary, line: JsonObject, at: str
       message: (first && asCappedString(first.text, TITLE_MAX)) ?? '',
       errorClass: asCappedString(line.error, TITLE_MAX),
       status: asHttpStatus(line.apiErrorStatus),
+      since: summary.tail.kind === 'api_retry' ? summary.tail.since : at,
     }
     return
   }
@@ -281,6 +282,7 @@ function foldSystemLine(summary: TranscriptSummary, line: JsonObject, at: string
       attempt,
       maxRetries,
       status: isObject(line.error) ? asHttpStatus(line.error.status) : null,
+      since: summary.tail.kind === 'api_retry' ? summary.tail.since : at,
     }
   }
 }
