@@ -48,6 +48,8 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
     for (const s of p.sessions.filter((x) => x.status !== 'ended')) {
       const reason = s.status_reason ? ` — ${clip(s.status_reason, 60)}` : ''
       out.push(`    ${s.agent} ${clip(s.name, 30)}: ${SESSION_STATUS_LABEL[s.status]}${reason}`)
+      const asks = s.pending_request?.description
+      if (asks) out.push(`      asks: ${clip(asks, 90)}`)
       if (s.trouble) out.push(`      ! ${clip(s.trouble.reason, 90)}`)
     }
     if (p.errors.length > 0) out.push(`    ! ${clip(p.errors[0] ?? '', 90)}`)

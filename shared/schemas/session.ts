@@ -109,6 +109,18 @@ export const apiFailureSchema = z.object({
 })
 export type ApiFailure = z.infer<typeof apiFailureSchema>
 
+/** A tool call waiting for the user's permission, as exactly as Navi knows it (hooks, else transcript). */
+export const pendingRequestSchema = z.object({
+  tool: z.string(),
+  /** Its command, file or URL in a few words. */
+  detail: z.string().nullable(),
+  /** The agent's own words about it (Bash's `description`). */
+  description: z.string().nullable(),
+  /** Since when it waits. */
+  since: z.string().nullable(),
+})
+export type PendingRequest = z.infer<typeof pendingRequestSchema>
+
 /** The same shell command run again and again with nothing in between, and how many of the runs failed. */
 export const commandStreakSchema = z.object({
   command: z.string(),
@@ -187,6 +199,7 @@ export const sessionSchema = z.object({
   transcript_path: z.string().nullable(),
   task_lists: z.array(taskListSchema),
   /** Evidence for the trouble rules; null when there is none (and in snapshots of an older Navi). */
+  pending_request: pendingRequestSchema.nullable().default(null),
   api_failure: apiFailureSchema.nullable().default(null),
   command_streak: commandStreakSchema.nullable().default(null),
   trouble: sessionTroubleSchema.nullable().default(null),

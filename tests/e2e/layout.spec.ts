@@ -139,6 +139,42 @@ test('a session in trouble says why on its row, in the expanded row and in its d
   await layoutShot(page, 'trouble-detail')
 })
 
+test('a permission request shows what is asked, in the agent’s words, and since when', async ({
+  page,
+}) => {
+  await page.setViewportSize(POPOVER)
+  const now = Date.now()
+  const data = richData(now)
+  const since = new Date(now - 3 * 60_000).toISOString()
+  const projects = data.state.projects.map((p) =>
+    p.name !== 'navi'
+      ? p
+      : {
+          ...p,
+          sessions: p.sessions.map((s) =>
+            s.status !== 'needs_permission'
+              ? s
+              : {
+                  ...s,
+                  status_since: since,
+                  pending_request: {
+                    tool: 'Bash',
+                    detail: 'npm test',
+                    description: 'Run the parser tests\u202e again',
+                    since,
+                  },
+                },
+          ),
+        },
+  )
+  await openStubbedPopover(page, { ...data, state: { ...data.state, projects } })
+  await page.locator('[data-testid="project-row"][data-project="navi"]').click()
+  await page.keyboard.press('Enter')
+  const request = page.getByTestId('pending-request')
+  await expect(request).toHaveText('“Run the parser tests again” asked 3m ago')
+  await layoutShot(page, 'permission-detail')
+})
+
 for (const width of [480, 360]) {
   test(`overflow at ${width}px: long names, 30 projects, no sideways scroll`, async ({ page }) => {
     await page.setViewportSize({ width, height: POPOVER.height })

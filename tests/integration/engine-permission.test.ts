@@ -110,6 +110,13 @@ describe.skipIf(tmuxMissing)(
           expect(waiting.status_reason).toBe(`Permission needed: Bash (touch ${outside})`)
           expect(waiting.status_source).toBe(withHooks ? 'hooks' : 'live')
           expect(waiting.tmux_pane).toBe(session.paneId)
+          // Exactly what is asked, in the agent's own words too, and since when.
+          expect(waiting.pending_request).toEqual({
+            tool: 'Bash',
+            detail: `touch ${outside}`,
+            description: 'Create a marker file',
+            since: waiting.status_since,
+          })
           const state = engine.getState()
           expect(state.projects[0]?.project_dir).toBe(repo.dir)
           expect(state.projects[0]?.attention).toBe('needs_input')

@@ -2,7 +2,10 @@
  * Plain records of the Claude sources, for pure tests of the status rules and of session assembly: a live
  * session file of a running `claude` and a hook state of a working session, `now`-relative, overridable.
  */
-import type { HookSessionState, LiveSessionRecord } from '../../electron/engine/core/source-records.ts'
+import type {
+  HookSessionState,
+  LiveSessionRecord,
+} from '../../electron/engine/core/source-records.ts'
 
 export function liveRecord(now: number, over: Partial<LiveSessionRecord> = {}): LiveSessionRecord {
   return {
@@ -34,6 +37,7 @@ export function hookState(now: number, over: Partial<HookSessionState> = {}): Ho
     notificationType: null,
     toolName: null,
     toolDetail: null,
+    toolDescription: null,
     lastDenial: null,
     claudePid: 42,
     ended: false,

@@ -28,6 +28,7 @@ export function makeSession(over: Partial<Session> & Pick<Session, 'id'>): Sessi
     tmux_socket: null,
     transcript_path: null,
     task_lists: [],
+    pending_request: null,
     api_failure: null,
     command_streak: null,
     trouble: null,

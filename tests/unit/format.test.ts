@@ -75,6 +75,33 @@ describe('CLI formatting', () => {
       '    claude fixer: working',
       '      ! the same command failed 3 times in a row: npm test [2J',
     ])
+    const asking = formatStatus(
+      [
+        makeProject({
+          name: 'apollo',
+          attention: 'needs_input',
+          sessions: [
+            makeSession({
+              id: 's2',
+              name: 'cleaner',
+              status: 'needs_permission',
+              status_reason: 'Permission needed: Bash (rm -rf build)',
+              pending_request: {
+                tool: 'Bash',
+                detail: 'rm -rf build',
+                description: 'Clean the build folder',
+                since: null,
+              },
+            }),
+          ],
+        }),
+      ],
+      NOW,
+    )
+    expect(asking.split('\n').slice(1)).toEqual([
+      '    claude cleaner: permission — Permission needed: Bash (rm -rf build)',
+      '      asks: Clean the build folder',
+    ])
     const event: EngineEvent = {
       id: '3',
       timestamp: '2026-11-21T11:59:00Z',

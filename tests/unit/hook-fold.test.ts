@@ -43,6 +43,7 @@ describe('foldHookLine', () => {
       notificationType: null,
       toolName: null,
       toolDetail: null,
+      toolDescription: null,
       lastDenial: null,
       claudePid: 4242,
       ended: false,

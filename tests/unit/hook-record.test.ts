@@ -57,6 +57,7 @@ describe('hookRecord', () => {
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
       tool_detail: 'npm test …',
+      tool_description: 'run tests',
       received_at: AT,
       claude_pid: 4242,
     })

@@ -32,6 +32,7 @@ describe('decideClaudeStatus', () => {
     const d = decideClaudeStatus({
       transcript: transcript({
         kind: 'tool_pending',
+        description: null,
         at: at(5),
         toolName: 'Bash',
         toolUseId: 't',
@@ -194,7 +195,14 @@ describe('decideClaudeStatus', () => {
   it('a hook whose claude pid is dead never keeps a session waiting', () => {
     const d = decideClaudeStatus({
       transcript: transcript(
-        { kind: 'tool_pending', at: at(1), toolName: 'Bash', toolUseId: 't', detail: null },
+        {
+          kind: 'tool_pending',
+          at: at(1),
+          toolName: 'Bash',
+          toolUseId: 't',
+          detail: null,
+          description: null,
+        },
         1,
       ),
       live: null,
@@ -210,6 +218,7 @@ describe('decideClaudeStatus', () => {
     const l = live({ status: null, statusUpdatedAt: null })
     const ask = transcript({
       kind: 'tool_pending',
+      description: null,
       at: at(1),
       toolName: 'AskUserQuestion',
       detail: null,
@@ -272,6 +281,7 @@ describe('decideCodexStatus', () => {
 describe('one status, one reason for a dialog (2.1.330)', () => {
   const pending = transcript({
     kind: 'tool_pending',
+    description: null,
     at: at(5),
     toolName: 'Bash',
     toolUseId: 't',

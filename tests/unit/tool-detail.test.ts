@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toolDetail } from '../../electron/engine/core/tool-detail.ts'
+import { toolDetail, toolPurpose } from '../../electron/engine/core/tool-detail.ts'
 
 describe('toolDetail', () => {
   it('words a call in a few words: the command, the file, the URL', () => {
@@ -11,5 +11,15 @@ describe('toolDetail', () => {
     expect(toolDetail({ command: 'x'.repeat(300) })).toHaveLength(200)
     expect(toolDetail({ unrelated: 1 })).toBeNull()
     expect(toolDetail('not an object')).toBeNull()
+  })
+})
+
+describe('toolPurpose', () => {
+  it('is the agent’s description when the detail is something else, on one line and capped', () => {
+    expect(toolPurpose({ command: 'ls', description: 'List\nthe files' })).toBe('List the files')
+    expect(toolPurpose({ description: 'Explore the repo' })).toBeNull()
+    expect(toolPurpose({ command: 'ls' })).toBeNull()
+    expect(toolPurpose({ command: 'ls', description: 'x'.repeat(400) })?.length).toBe(300)
+    expect(toolPurpose('not an object')).toBeNull()
   })
 })

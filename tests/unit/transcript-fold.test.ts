@@ -148,7 +148,11 @@ describe('foldTranscriptLine', () => {
     const textPart = assistant('msg_1', [{ type: 'text', text: 'let me' }], 'tool_use')
     foldTranscriptLine(s, textPart)
     expect(s.tail.kind).toBe('prompt')
-    const use = assistant('msg_1', [toolUse('toolu_9', 'Bash', { command: 'ls' })], 'tool_use')
+    const use = assistant(
+      'msg_1',
+      [toolUse('toolu_9', 'Bash', { command: 'ls', description: 'List the files' })],
+      'tool_use',
+    )
     foldTranscriptLine(s, use)
     expect(s.tail).toEqual({
       kind: 'tool_pending',
@@ -156,6 +160,7 @@ describe('foldTranscriptLine', () => {
       toolName: 'Bash',
       toolUseId: 'toolu_9',
       detail: 'ls',
+      description: 'List the files',
     })
     const result = toolResult('toolu_9')
     foldTranscriptLine(s, result)
@@ -247,7 +252,10 @@ describe('foldTranscriptLine', () => {
     // Another command starts a new streak; another tool, or the user's prompt, ends it.
     foldTranscriptLine(s, bash('t5', 'npm test -- --watch=false'))
     expect(s.commandStreak).toMatchObject({ command: 'npm test -- --watch=false', runs: 1 })
-    foldTranscriptLine(s, assistant('m_r', [toolUse('r1', 'Read', { file_path: '/a' })], 'tool_use'))
+    foldTranscriptLine(
+      s,
+      assistant('m_r', [toolUse('r1', 'Read', { file_path: '/a' })], 'tool_use'),
+    )
     expect(s.commandStreak).toBeNull()
     foldTranscriptLine(s, bash('t6', 'npm test'))
     foldTranscriptLine(s, prompt('stop looping'))

@@ -12,7 +12,7 @@ import type { HookSessionState } from '../core/source-records.ts'
 import { isMissingFileError, readErrorText, readRegularText } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
 
-const FORMAT = 'navi-hook-index/1'
+const FORMAT = 'navi-hook-index/2'
 const MAX_BYTES = 64 * 1024 * 1024
 
 export interface HookIndex {

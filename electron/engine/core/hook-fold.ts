@@ -47,6 +47,7 @@ const hookLineSchema = z.object({
   transcript_path: capped(4096).nullish(),
   tool_name: capped(200).nullish(),
   tool_detail: capped(200).nullish(),
+  tool_description: capped(300).nullish(),
   message: capped(500).nullish(),
   notification_type: capped(100).nullish(),
   reason: capped(500).nullish(),
@@ -92,6 +93,7 @@ function emptyState(line: HookLine): HookSessionState {
     notificationType: null,
     toolName: null,
     toolDetail: null,
+    toolDescription: null,
     lastDenial: null,
     claudePid: null,
     ended: false,
@@ -152,13 +154,18 @@ function isTurnFinished(state: HookSessionState | undefined): boolean {
 function decide(line: HookLine, prev: HookSessionState | undefined): Change {
   const event = line.hook_event_name
   const status = { message: null, notificationType: null, ended: false, endReason: null }
-  const tool = { toolName: line.tool_name ?? null, toolDetail: line.tool_detail ?? null }
+  const tool = {
+    toolName: line.tool_name ?? null,
+    toolDetail: line.tool_detail ?? null,
+    toolDescription: line.tool_description ?? null,
+  }
+  const noTool = { toolName: null, toolDetail: null, toolDescription: null }
   if (prev?.ended && event !== 'SessionStart') return null
   if (event === 'SessionStart') {
     // A compaction restarts the session mid-turn: the turn goes on, nothing to tell.
     if (line.source === 'compact' && prev) return null
     const startedAt = prev && !prev.ended && prev.startedAt ? prev.startedAt : line.received_at
-    return { ...status, startedAt, toolName: null, toolDetail: null }
+    return { ...status, startedAt, ...noTool }
   }
   if (WORKING_EVENTS.has(event)) {
     if (line.agent_id && isTurnFinished(prev)) return null
@@ -173,6 +180,7 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
       ...status,
       ...tool,
       toolDetail: keepDetail ? (prev?.toolDetail ?? null) : tool.toolDetail,
+      toolDescription: keepDetail ? (prev?.toolDescription ?? null) : tool.toolDescription,
     }
   }
   if (event === 'PermissionRequest') {
@@ -185,7 +193,7 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
       reason: line.reason ?? null,
       at: line.received_at,
     }
-    return { ...status, toolName: null, toolDetail: null, lastDenial: denial }
+    return { ...status, ...noTool, lastDenial: denial }
   }
   if (event === 'Notification') {
     const type = line.notification_type ?? null
@@ -206,10 +214,10 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     }
     return null
   }
-  if (event === 'Stop') return { ...status, toolName: null, toolDetail: null }
+  if (event === 'Stop') return { ...status, ...noTool }
   if (event === 'StopFailure') {
     const message = line.error ? `turn failed: ${line.error}` : 'turn failed'
-    return { ...status, message, toolName: null, toolDetail: null }
+    return { ...status, message, ...noTool }
   }
   if (event === 'SessionEnd') return { ...status, ended: true, endReason: line.reason ?? null }
   return null

@@ -7,7 +7,7 @@
  * status fields, capped, and a few words about the tool call of the events that ask about one. A payload
  * cut short (a Write of a large file) is not JSON: its small leading fields are still read.
  */
-import { toolDetail } from './tool-detail.ts'
+import { toolDetail, toolPurpose } from './tool-detail.ts'
 
 /** Top-level string fields kept as they are (capped), with their cap. */
 const KEPT_FIELDS: Record<string, number> = {
@@ -126,6 +126,8 @@ export function hookRecord(spool: SpoolFile, receivedAt: string): Record<string,
   if (TOOL_DETAIL_EVENTS.has(record.hook_event_name)) {
     const detail = toolDetail(payload.tool_input)
     if (detail) record.tool_detail = detail
+    const purpose = toolPurpose(payload.tool_input)
+    if (purpose) record.tool_description = purpose
   }
   return {
     ...record,

@@ -1,10 +1,5 @@
 /** Joins what the sources know about each session into one `Session` (project assignment comes later). */
-import type {
-  ApiFailure,
-  CommandStreak,
-  Session,
-  TokenUsage,
-} from '../../../shared/schemas/session.ts'
+import type { Session, TokenUsage } from '../../../shared/schemas/session.ts'
 import type {
   ClaudeTaskListRecord,
   CodexRolloutSummary,
@@ -18,7 +13,7 @@ import { claudeTaskLists } from './claude-task-lists.ts'
 import { finishedTurns } from './transcript-turns.ts'
 import { mainTranscriptsById, sideSpendByParent, type SideTranscript } from './side-transcripts.ts'
 import { isoMs } from './iso-ms.ts'
-import { classifyApiFailure } from './trouble.ts'
+import { apiFailureOf, commandStreakOf, pendingRequestOf } from './session-evidence.ts'
 
 export interface ClaudeSources {
   /** Main transcripts, `projects/<enc>/<session>.jsonl`. */
@@ -126,6 +121,10 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
         hook,
         now: src.now,
       }),
+      pending_request:
+        decision.status === 'needs_permission'
+          ? pendingRequestOf(hook, transcript, decision.since)
+          : null,
       api_failure: apiFailureOf(transcript),
       command_streak: commandStreakOf(transcript),
       // Decided by the cycle, with the configured thresholds (core/trouble.ts).
@@ -170,6 +169,7 @@ export function assembleCodexSession(
     tmux_socket: null,
     transcript_path: rollout.path,
     task_lists: [],
+    pending_request: null,
     api_failure: null,
     command_streak: commandStreakOf(rollout),
     trouble: null,
@@ -247,39 +247,4 @@ function truncate(text: string | null, max: number): string | null {
   if (!text) return null
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
-}
-
-/** The transcript's last line is a failed API request (retried or given up): the evidence, classed. */
-function apiFailureOf(transcript: TranscriptSummary | null): ApiFailure | null {
-  const tail = transcript?.tail
-  if (tail?.kind === 'api_error') {
-    return {
-      kind: classifyApiFailure(tail.errorClass, tail.status, tail.message),
-      message: tail.message,
-      status: tail.status,
-      retrying: false,
-      attempt: null,
-      at: tail.since,
-    }
-  }
-  if (tail?.kind === 'api_retry') {
-    return {
-      kind: classifyApiFailure(null, tail.status, tail.message),
-      message: tail.message,
-      status: tail.status,
-      retrying: true,
-      attempt: tail.attempt,
-      at: tail.since,
-    }
-  }
-  return null
-}
-
-function commandStreakOf(
-  summary: Pick<TranscriptSummary, 'commandStreak'> | null,
-): CommandStreak | null {
-  const streak = summary?.commandStreak
-  if (!streak) return null
-  const { command, runs, failures, since } = streak
-  return { command, runs, failures, since }
 }

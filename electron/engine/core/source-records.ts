@@ -17,7 +17,14 @@ export type TranscriptTail =
   | { kind: 'none' }
   | { kind: 'prompt'; at: string }
   | { kind: 'tool_result'; at: string }
-  | { kind: 'tool_pending'; at: string; toolName: string; toolUseId: string; detail: string | null }
+  | {
+      kind: 'tool_pending'
+      at: string
+      toolName: string
+      toolUseId: string
+      detail: string | null
+      description: string | null
+    }
   | { kind: 'reply'; at: string }
   | { kind: 'turn_end'; at: string }
   | { kind: 'interrupted'; at: string }
@@ -47,6 +54,8 @@ export interface PendingTool {
   name: string
   /** Its command, file or URL in a few words (core/tool-detail.ts). */
   detail: string | null
+  /** The agent's own description of it, when it gave one. */
+  description: string | null
 }
 
 /** A turn: from a prompt (or a background task's notification) to the agent's final reply. */
@@ -173,6 +182,8 @@ export interface HookSessionState {
   toolName: string | null
   /** The command, file or URL of that tool call (the handler's `tool_detail`). */
   toolDetail: string | null
+  /** The agent's own description of that call (core/tool-detail.ts `toolPurpose`). */
+  toolDescription: string | null
   /** The last tool call refused without asking (PermissionDenied: auto mode's classifier, dontAsk). */
   lastDenial: PermissionDenial | null
   /** The `claude` process that ran the hook, when the handler could tell. */

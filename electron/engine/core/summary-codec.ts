@@ -31,6 +31,7 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('ki
     toolName: z.string(),
     toolUseId: z.string(),
     detail: nullableString,
+    description: nullableString,
   }),
   z.object({ kind: z.literal('reply'), at: z.string() }),
   z.object({ kind: z.literal('turn_end'), at: z.string() }),
@@ -114,7 +115,10 @@ const encodedTranscriptSchema = z.object({
   todoMoves: z.array(taskMoveSchema),
   tail: transcriptTailSchema,
   pendingToolUses: z.array(
-    z.tuple([z.string(), z.object({ name: z.string(), detail: nullableString })]),
+    z.tuple([
+      z.string(),
+      z.object({ name: z.string(), detail: nullableString, description: nullableString }),
+    ]),
   ),
   pendingCommand: nullableString,
   openTurn: turnSchema.nullable(),

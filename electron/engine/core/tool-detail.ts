@@ -17,6 +17,8 @@ export const TOOL_DETAIL_KEYS = [
   'description',
 ]
 export const MAX_TOOL_DETAIL = 200
+/** The agent's own words about a call (Bash's `description`), as much as a permission view shows. */
+export const MAX_TOOL_PURPOSE = 300
 
 export function toolDetail(input: unknown): string | null {
   if (!isObject(input)) return null
@@ -28,4 +30,15 @@ export function toolDetail(input: unknown): string | null {
     return first.length > MAX_TOOL_DETAIL ? `${first.slice(0, MAX_TOOL_DETAIL - 1)}…` : first
   }
   return null
+}
+
+/**
+ * The agent's own description of a call (Bash's `description: "Create a marker file"`), when the detail
+ * is something else (its command); null when it has none or the description is the detail already.
+ */
+export function toolPurpose(input: unknown): string | null {
+  if (!isObject(input) || typeof input.description !== 'string') return null
+  const text = input.description.replace(/\s+/g, ' ').trim()
+  if (text === '' || toolDetail(input) === text) return null
+  return text.length > MAX_TOOL_PURPOSE ? `${text.slice(0, MAX_TOOL_PURPOSE - 1)}…` : text
 }

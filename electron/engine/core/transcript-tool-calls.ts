@@ -6,7 +6,7 @@
  */
 import type { PendingTool, TranscriptSummary, TranscriptTail } from './source-records.ts'
 import { applyTaskToolResult, foldTodos, taskToolCall } from './transcript-todos.ts'
-import { toolDetail } from './tool-detail.ts'
+import { toolDetail, toolPurpose } from './tool-detail.ts'
 import { noteToolResult, noteToolUse } from './command-streak.ts'
 import { asCappedString, asString, isObject, type JsonObject } from './json-narrow.ts'
 
@@ -27,7 +27,14 @@ export function pendingTail(summary: TranscriptSummary, at: string): TranscriptT
   for (const entry of pendingOf(summary)) last = entry
   if (last === null) return null
   const [toolUseId, tool] = last
-  return { kind: 'tool_pending', at, toolUseId, toolName: tool.name, detail: tool.detail }
+  return {
+    kind: 'tool_pending',
+    at,
+    toolUseId,
+    toolName: tool.name,
+    detail: tool.detail,
+    description: tool.description ?? null,
+  }
 }
 
 /** A `tool_use` block of an assistant line: the call now pending (the tail it makes), or null. */
@@ -40,13 +47,14 @@ export function foldToolUse(
   const name = asCappedString(block.name, TOOL_NAME_MAX) ?? ''
   if (id === null) return null
   const detail = toolDetail(block.input)
-  pendingOf(summary).set(id, { name, detail })
+  const description = toolPurpose(block.input)
+  pendingOf(summary).set(id, { name, detail, description })
   noteToolUse(summary, name, id, block.input, at)
   if (SUBAGENT_TOOLS.has(name)) summary.subagentIds.add(id)
   if (name === 'TodoWrite' && isObject(block.input)) foldTodos(summary, block.input.todos, at)
   const taskCall = taskToolCall(name, block.input)
   if (taskCall) summary.taskCalls.set(id, taskCall)
-  return { kind: 'tool_pending', at, toolUseId: id, toolName: name, detail }
+  return { kind: 'tool_pending', at, toolUseId: id, toolName: name, detail, description }
 }
 
 /** A `tool_result` block of the user line `line`: its call ends, and what the result names is kept. */

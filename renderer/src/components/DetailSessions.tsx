@@ -42,6 +42,21 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
               {singleLine(s.status_reason)}
             </div>
           )}
+          {s.pending_request && s.status === 'needs_permission' && (
+            <div className="detail-request" data-testid="pending-request">
+              {s.pending_request.description && (
+                <span className="detail-request-words">
+                  “{singleLine(s.pending_request.description)}”
+                </span>
+              )}
+              {s.pending_request.since && (
+                <span className="muted nowrap">
+                  {' '}
+                  asked {relativeTime(now, s.pending_request.since)}
+                </span>
+              )}
+            </div>
+          )}
           {s.trouble && s.status !== 'ended' && (
             <div
               className="detail-trouble"
