@@ -10,6 +10,7 @@ export const IPC_CHANNEL_NAMES = [
   'settings:get',
   'tools:get',
   'briefing:refresh',
+  'pm:ask',
   'settings:set',
   'hooks:install',
   'session:focus',

@@ -1,3 +1,4 @@
+import { pmAskResultSchema, pmQuestionSchema } from './schemas/ask.ts'
 import { z } from 'zod'
 import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
@@ -60,6 +61,8 @@ export const ipcContract = {
   'tools:get': { input: z.void(), output: z.array(toolStatusSchema) },
   // commands
   'briefing:refresh': { input: z.void(), output: commandResultSchema },
+  /** A question to the PM, answered from the day's events, the projects and its memory. */
+  'pm:ask': { input: pmQuestionSchema, output: pmAskResultSchema },
   'settings:set': { input: settingPatchSchema, output: settingsSchema },
   'hooks:install': { input: z.void(), output: commandResultSchema },
   'session:focus': {

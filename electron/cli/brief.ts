@@ -1,6 +1,6 @@
 /** `navi brief` (one PM run now) and the PM half of `navi watch`'s printing. */
 import { createNaviRuntime, type EnginePaths, type Pm } from '../runtime/index.ts'
-import { formatBriefing } from './format-briefing.ts'
+import { formatAnswer, formatBriefing } from './format-briefing.ts'
 import { printErr, printJson, printOut, type Print } from './output.ts'
 
 /**
@@ -19,6 +19,35 @@ export async function briefCommand(paths: EnginePaths, print: Print): Promise<nu
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
     print(state, formatBriefing(state, Date.now()))
     return state.briefing && !state.is_stale && !state.claude_missing ? 0 : 1
+  } finally {
+    await runtime.stop()
+  }
+}
+
+/**
+ * `navi ask "…"`: the PM answers one question (pm/ask.ts); exit 1 when it could not (claude missing, the
+ * API failing, no valid answer), with the reason on stderr.
+ */
+export async function askCommand(
+  paths: EnginePaths,
+  question: string,
+  json: boolean,
+  print: Print,
+): Promise<number> {
+  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: true })
+  try {
+    await runtime.start()
+    if (process.stderr.isTTY) process.stderr.write('PM: thinking…')
+    const result = await (runtime.pm as Pm).ask(question)
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+    if (!result.answer) {
+      // The JSON still says why; the text says it on stderr, where a failure belongs.
+      printErr(`navi: the PM could not answer: ${result.error ?? 'no answer'}`)
+      if (json) printJson(result)
+      return 1
+    }
+    print(result, formatAnswer(result.answer))
+    return 0
   } finally {
     await runtime.stop()
   }

@@ -1,6 +1,8 @@
 /** The briefing zone as text: prose, attention items by priority, breadcrumbs, age and staleness. */
+import type { PmAnswer } from '../../shared/schemas/ask.ts'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import { clip, formatAgo } from './format.ts'
+import { inertBlock } from '../../shared/text.ts'
 
 const PRIORITY_ORDER = { high: 0, medium: 1, low: 2 } as const
 
@@ -45,5 +47,17 @@ function wrap(text: string, width: number): string {
     } else current = current ? `${current} ${word}` : word
   }
   if (current) lines.push(current)
+  return lines.join('\n')
+}
+
+/** The PM's answer to `navi ask`, made inert, and the actions it offers (the CLI only names them). */
+export function formatAnswer(answer: PmAnswer): string {
+  const lines = [inertBlock(answer.answer.trim())]
+  for (const action of answer.actions) {
+    const where = action.kind === 'go_to_session' ? 'session' : 'project'
+    lines.push(
+      `  → ${clip(action.label, 60)} (${where} ${clip(action.session ?? action.project, 40)})`,
+    )
+  }
   return lines.join('\n')
 }

@@ -89,6 +89,14 @@ export async function runCli(argv: string[]): Promise<number> {
       return watch(paths, values.json, !values['no-pm'])
     case 'brief':
       return (await import('./brief.ts')).briefCommand(paths, print)
+    case 'ask': {
+      const question = positionals.slice(1).join(' ').trim()
+      if (!question) {
+        printErr('usage: navi ask "what did apollo do this morning?"')
+        return 2
+      }
+      return (await import('./brief.ts')).askCommand(paths, question, values.json, print)
+    }
     case 'serve': {
       const port = parsePort(values.port)
       if (port === null) {

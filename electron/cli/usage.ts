@@ -6,6 +6,7 @@ export const USAGE = `usage: navi <command> [options]
   events [--since 2h] [--project NAME] [--json]
   watch [--json] [--no-pm]                 run the engine (and the PM), print events and briefings
   brief [--json]                           run the PM now and print its briefing
+  ask "QUESTION" [--json]                  ask the PM (today's events, the projects, its memory)
   serve [--port N] [--open] [--no-pm] [--json]
                                            the popover in a browser, on 127.0.0.1 (prints its URL;
                                            --port 0 or none: any free port; --open: open a browser;

@@ -14,6 +14,8 @@ import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import { buildInbox, serializeInbox } from './core/inbox.ts'
 import { runPm, type PmRunResult } from './invoke.ts'
+import { askPm } from './ask.ts'
+import type { PmAskResult } from '../../shared/schemas/ask.ts'
 import { enforceMemoryBudgets } from './enforce-memory-budgets.ts'
 import { snapshotMemory } from './memory-versions.ts'
 import { createPmLoop, type PmLoop, type PmLoopStatus } from './pm-loop.ts'
@@ -64,6 +66,8 @@ export interface Pm {
   runNow(): Promise<BriefingState>
   /** The last briefing (fresh or cached) with its staleness. */
   getBriefing(): Promise<BriefingState>
+  /** Answers a question from the day's events, the projects and the PM's memory (pm/ask.ts). */
+  ask(question: string): Promise<PmAskResult>
   onStatus(listener: (status: PmRunStatus) => void): () => void
   onBriefing(listener: (state: BriefingState, result: PmRunResult) => void): () => void
   /**
@@ -219,6 +223,27 @@ export function createPm(opts: PmOptions): Pm {
       )
       await run(since === null ? 'initialization' : 'on_demand', events)
       return last ?? this.getBriefing()
+    },
+    async ask(question) {
+      try {
+        settings = (await opts.reloadSettings?.()) ?? settings
+      } catch (error) {
+        log.warn(`reading the PM settings failed (${errorText(error)}); the previous ones apply`)
+      }
+      const result = await askPm({
+        paths: opts.paths,
+        question,
+        // The day's log: a question may be about anything Navi saw today, not only since the last run.
+        events: await opts.engine.listEvents({}),
+        projects: opts.engine.getState().projects,
+        model: settings.model,
+        claudeBin: settings.claudePath,
+        timeoutMs: settings.timeoutMs,
+        log,
+        ...(opts.env ? { env: opts.env } : {}),
+      })
+      if (result.error) log.warn(`PM question failed: ${result.error}`)
+      return result
     },
     async getBriefing() {
       if (last) return last

@@ -31,6 +31,7 @@ import {
   writeSessionId,
 } from './run-state-files.ts'
 import { outputJsonSchema } from './templates.ts'
+import { usageLine } from './core/usage.ts'
 import { PM_FILE_MAX_BYTES, readRegularText } from '../engine/adapters/safe-read.ts'
 
 /** @default the timeout of one CLI attempt: a hung CLI is killed after 5 minutes */
@@ -176,16 +177,16 @@ export async function runPm(opts: RunPmOptions): Promise<PmRunResult> {
       usage: reply.usage,
       denials: reply.denials,
     })
-    await appendUsage(files.usageLog, {
-      timestamp: now().toISOString(),
+    const line = usageLine({
+      at: now(),
       trigger: opts.trigger,
-      input_tokens: reply.usage?.input_tokens ?? 0,
-      output_tokens: reply.usage?.output_tokens ?? 0,
-      cost_usd: reply.usage?.cost_usd ?? 0,
-      duration_ms: reply.usage?.duration_ms || res.durationMs,
-      num_turns: reply.usage?.num_turns ?? 0,
+      usage: reply.usage,
+      durationMs: res.durationMs,
       ok: error === null,
-    }).catch((e: unknown) => warnings.push(`usage log: ${String(e)}`))
+    })
+    await appendUsage(files.usageLog, line).catch((e: unknown) =>
+      warnings.push(`usage log: ${String(e)}`),
+    )
 
     if (reply.ok && error === null) {
       const cached: CachedBriefing = {

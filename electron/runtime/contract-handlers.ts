@@ -82,6 +82,9 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
 
     'tools:get': () => deps.checkTools(),
 
+    'pm:ask': async ({ question }) =>
+      deps.pm ? deps.pm.ask(question) : { answer: null, error: PM_OFF_MESSAGE },
+
     'briefing:refresh': async () => {
       const pm = deps.pm
       if (!pm) return { done: false, message: PM_OFF_MESSAGE }

@@ -36,6 +36,8 @@ export const pmTriggerSchema = z.enum([
   'commit',
   'on_demand',
   'initialization',
+  /** A question from the user (`navi ask`): usage only, never a briefing's trigger. */
+  'ask',
 ])
 export type PmTrigger = z.infer<typeof pmTriggerSchema>
 

@@ -3,28 +3,16 @@
  * API (it reads and rewrites its memory, then answers with StructuredOutput), and `navi watch` batches a
  * commit and a task completion into exactly one run whose inbox quotes both as data.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { briefingStateSchema, type PmOutput } from '../../shared/schemas/briefing.ts'
-import {
-  claudeBinary,
-  createClaudeEnv,
-  disposeClaudeEnv,
-  runClaudePrint,
-  TASK_TOOLS_ON,
-} from '../support/claude-driver.ts'
-import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
-import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
-import {
-  startScriptedApi,
-  structured,
-  text,
-  toolUse,
-  toolUses,
-  type ScriptedApi,
-} from '../support/scripted-api.ts'
+import { runClaudePrint, TASK_TOOLS_ON } from '../support/claude-driver.ts'
+import { runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
+import type { RepoFixture } from '../support/repo-fixture.ts'
+import { structured, text, toolUse, toolUses, type ScriptedApi } from '../support/scripted-api.ts'
 import { waitUntil } from '../support/wait.ts'
+import { startPmWorld } from '../support/pm-world.ts'
 import { detailOf } from '../support/pm-events-fixture.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -33,17 +21,9 @@ afterEach(async () => {
 })
 
 async function setUp(): Promise<{ api: ScriptedApi; env: NaviEnv; repo: RepoFixture }> {
-  const api = await startScriptedApi()
-  const repo = await createRepoFixture({ prefix: 'pm-cli-' })
-  const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
-  const env = await createNaviEnv({ ...claudeEnv, NAVI_CLAUDE_BIN: claudeBinary() })
-  cleanups.push(async () => {
-    await api.close()
-    await disposeClaudeEnv(claudeEnv)
-    await repo.cleanup()
-    await rm(env.NAVI_HOME, { recursive: true, force: true })
-  })
-  return { api, env, repo }
+  const world = await startPmWorld('pm-cli-')
+  cleanups.push(() => world.dispose())
+  return world
 }
 
 const briefing = (text: string): PmOutput => ({

@@ -80,6 +80,8 @@ export type FakePm = Pm & {
   status(status: PmRunStatus): void
   briefing(state: BriefingState): void
   runs: number
+  /** The questions asked, in order (each answered `you asked: <question>`). */
+  asked: string[]
 }
 
 export function fakePm(current: BriefingState = noBriefing()): FakePm {
@@ -87,6 +89,11 @@ export function fakePm(current: BriefingState = noBriefing()): FakePm {
   const briefingListeners = new Set<(s: BriefingState, r: PmRunResult) => void>()
   const pm: FakePm = {
     runs: 0,
+    asked: [],
+    async ask(question) {
+      pm.asked.push(question)
+      return { answer: { answer: `you asked: ${question}`, actions: [] }, error: null }
+    },
     start: async () => undefined,
     stop: async () => undefined,
     async runNow() {

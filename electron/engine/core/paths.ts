@@ -44,6 +44,9 @@ export const naviFiles = (p: EnginePaths) => ({
   memoryVersionsDir: join(p.naviHome, 'pm', 'memory-versions'),
   systemPrompt: join(p.naviHome, 'pm', 'system-prompt.md'),
   outputSchema: join(p.naviHome, 'pm', 'output-schema.json'),
+  /** The system prompt of a question (`navi ask`), and the last questions with their answers. */
+  askPrompt: join(p.naviHome, 'pm', 'ask-prompt.md'),
+  askHistory: join(p.naviHome, 'pm', 'asks.jsonl'),
   lastOutput: join(p.naviHome, 'pm', 'last-output.json'),
   pmSessionId: join(p.naviHome, 'pm', 'session_id'),
   usageLog: join(p.naviHome, 'pm', 'usage.jsonl'),

@@ -38,10 +38,10 @@ interface ReplyCommon {
   apiErrorStatus: number | null
 }
 
-export type PmReply =
+export type PmReply<T = PmOutput> =
   | (ReplyCommon & {
       ok: true
-      output: PmOutput
+      output: T
       /** Where the briefing came from. */
       source: 'structured_output' | 'result_json' | 'result_markdown'
     })
@@ -99,8 +99,18 @@ export function isRetryableStatus(status: number | null): boolean {
 
 const RETRYABLE_TEXT = /\b(rate.?limit|overloaded|server-side issue)\b/i
 
-/** Parses stdout of `claude -p` (`json`, `json --verbose` array, or `stream-json`). */
+/** Parses stdout of a briefing run of `claude -p` (`json`, `json --verbose` array, or `stream-json`). */
 export function parsePmReply(stdout: string, exitCode: number | null | undefined): PmReply {
+  return parseClaudeReply(stdout, exitCode, pmOutputSchema, 'briefing')
+}
+
+/** `parsePmReply` for any structured output: `schema` says what a reply must be, `what` names it. */
+export function parseClaudeReply<T>(
+  stdout: string,
+  exitCode: number | null | undefined,
+  schema: z.ZodType<T>,
+  what: string,
+): PmReply<T> {
   const values = parseJsonValues(stdout)
   const envelope = lastEnvelope(values)
   const init = values.map((v) => initSchema.safeParse(v)).find((r) => r.success)?.data
@@ -141,7 +151,7 @@ export function parsePmReply(stdout: string, exitCode: number | null | undefined
       hasEnvelope: true,
     }
   }
-  const briefing = briefingOf(envelope)
+  const briefing = structuredOf(envelope, schema, what)
   if (briefing.ok) return { ...common, ok: true, output: briefing.output, source: briefing.source }
   const noTool =
     init !== undefined && !init.tools.includes('StructuredOutput')
@@ -156,18 +166,18 @@ export function parsePmReply(stdout: string, exitCode: number | null | undefined
   }
 }
 
-type BriefingOf =
-  | { ok: true; output: PmOutput; source: 'structured_output' | 'result_json' | 'result_markdown' }
+type StructuredOf<T> =
+  | { ok: true; output: T; source: 'structured_output' | 'result_json' | 'result_markdown' }
   | { ok: false; reason: string }
 
 /** `structured_output`, else `result` as JSON, else JSON inside the `result` text. */
-function briefingOf(envelope: Envelope): BriefingOf {
+function structuredOf<T>(envelope: Envelope, schema: z.ZodType<T>, what: string): StructuredOf<T> {
   const problems: string[] = []
   const attempt = (
     value: unknown,
     source: 'structured_output' | 'result_json' | 'result_markdown',
   ) => {
-    const parsed = pmOutputSchema.safeParse(value)
+    const parsed = schema.safeParse(value)
     if (parsed.success) return { ok: true as const, output: parsed.data, source }
     problems.push(`${source}: ${z.prettifyError(parsed.error).replace(/\s+/g, ' ').trim()}`)
     return null
@@ -187,9 +197,9 @@ function briefingOf(envelope: Envelope): BriefingOf {
       if (hit) return hit
     }
   }
-  if (problems.length > 0) return { ok: false, reason: `invalid briefing: ${problems[0]}` }
+  if (problems.length > 0) return { ok: false, reason: `invalid ${what}: ${problems[0]}` }
   const excerpt = text.length > 160 ? `${text.slice(0, 160)}…` : text
-  return { ok: false, reason: `no briefing in the reply (text: ${JSON.stringify(excerpt)})` }
+  return { ok: false, reason: `no ${what} in the reply (text: ${JSON.stringify(excerpt)})` }
 }
 
 function usageOf(e: Envelope): PmReplyUsage {

@@ -1,5 +1,9 @@
-/** Totals of `$NAVI_HOME/pm/usage.jsonl` for `navi usage`: today (local day) and the last 7 days. */
-import { pmUsageSchema, type PmUsage } from '../../../shared/schemas/briefing.ts'
+/**
+ * `$NAVI_HOME/pm/usage.jsonl`: the line of one CLI attempt, and the totals of `navi usage` (today, local
+ * day, and the last 7 days).
+ */
+import { pmUsageSchema, type PmTrigger, type PmUsage } from '../../../shared/schemas/briefing.ts'
+import type { PmReplyUsage } from './parse-reply.ts'
 import { parseJsonAs } from '../../engine/core/parse-json.ts'
 
 export interface UsageTotals {
@@ -51,4 +55,25 @@ export function summarizeUsage(text: string, now: Date): UsageReport {
     if (at >= startOfToday) add(report.today, usage)
   }
   return report
+}
+
+/** The `usage.jsonl` line of one CLI attempt: what its envelope reported, else its wall time. */
+export function usageLine(input: {
+  at: Date
+  trigger: PmTrigger
+  usage: PmReplyUsage | null
+  durationMs: number
+  ok: boolean
+}): PmUsage {
+  const u = input.usage
+  return {
+    timestamp: input.at.toISOString(),
+    trigger: input.trigger,
+    input_tokens: u?.input_tokens ?? 0,
+    output_tokens: u?.output_tokens ?? 0,
+    cost_usd: u?.cost_usd ?? 0,
+    duration_ms: u?.duration_ms || input.durationMs,
+    num_turns: u?.num_turns ?? 0,
+    ok: input.ok,
+  }
 }
