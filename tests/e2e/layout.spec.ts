@@ -3,7 +3,7 @@
  * renderer with a `window.api` stub, no server. Screenshots: test-results/screenshots/layout-*.png.
  */
 import { test as base, expect, type Page } from '@playwright/test'
-import { layoutShot, openStubbedPopover, push } from './support/api-stub.ts'
+import { layoutShot, openStubbedPopover, push, recordedCalls } from './support/api-stub.ts'
 import { emptyData, manyEvents, overflowData, richData } from './support/layout-fixtures.ts'
 import { makeSession } from '../support/session-fixture.ts'
 
@@ -173,6 +173,34 @@ test('a permission request shows what is asked, in the agent’s words, and sinc
   const request = page.getByTestId('pending-request')
   await expect(request).toHaveText('“Run the parser tests again” asked 3m ago')
   await layoutShot(page, 'permission-detail')
+})
+
+test('a question to the PM: its answer, inert, and the action it offers', async ({ page }) => {
+  await page.setViewportSize(POPOVER)
+  await openStubbedPopover(page, richData(Date.now()))
+  // Closed until asked for: it takes no room from the briefing.
+  await expect(page.getByTestId('ask-input')).toHaveCount(0)
+  await page.getByTestId('ask-toggle').click()
+  const input = page.getByTestId('ask-input')
+  await expect(input).toBeFocused()
+  await input.fill('what did apollo do today?')
+  // Typing is text, not the popover's keys (r would refresh the briefing, j/k would move).
+  await input.press('Enter')
+  await expect(page.getByTestId('ask-answer')).toHaveText(
+    'About "what did apollo do today?": apollo has one commit today.',
+  )
+  // In view under the briefing, not scrolled away with it.
+  await expect(page.getByTestId('ask-answer')).toBeInViewport()
+  await expect(page.getByTestId('ask-action')).toBeInViewport()
+  const calls = (await recordedCalls(page)).filter((c) => c.channel !== 'events:list')
+  expect(calls.filter((c) => c.channel === 'pm:ask')).toEqual([
+    { channel: 'pm:ask', input: { question: 'what did apollo do today?' } },
+  ])
+  expect(calls.some((c) => c.channel === 'briefing:refresh')).toBe(false)
+  expect(await horizontalOverflow(page)).toEqual({ sideways: false, spilling: [] })
+  await layoutShot(page, 'ask')
+  await page.getByTestId('ask-action').click()
+  await expect(page.getByTestId('project-detail')).toHaveAttribute('data-project', 'apollo')
 })
 
 for (const width of [480, 360]) {

@@ -1,4 +1,6 @@
 import { useBriefingStore } from '../store/briefing-store.ts'
+import { AskBox } from './AskBox.tsx'
+import { useAskStore } from '../store/ask-store.ts'
 import { relativeTime, singleLine, sortAttentionItems, updatingText } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 
@@ -7,6 +9,8 @@ export function BriefingZone() {
   const state = useBriefingStore((s) => s.state)
   const running = useBriefingStore((s) => s.running)
   const refresh = useBriefingStore((s) => s.refresh)
+  const askOpen = useAskStore((s) => s.open)
+  const toggleAsk = useAskStore((s) => s.toggle)
   const now = useUiStore((s) => s.now)
   const showBreadcrumbs = useUiStore((s) => s.showBreadcrumbs)
   const briefing = state?.briefing ?? null
@@ -41,6 +45,15 @@ export function BriefingZone() {
             </span>
           )}
         </span>
+        <button
+          type="button"
+          className="link-button ask-toggle"
+          data-testid="ask-toggle"
+          aria-expanded={askOpen}
+          onClick={toggleAsk}
+        >
+          Ask
+        </button>
         <button
           type="button"
           className="icon-button"
@@ -98,6 +111,7 @@ export function BriefingZone() {
           </ul>
         )}
       </div>
+      <AskBox />
     </section>
   )
 }

@@ -89,6 +89,13 @@ function installStub(data: StubData): void {
     'settings:get': () => data.settings,
     'tools:get': () => data.tools,
     'briefing:refresh': () => ({ done: true, message: 'started' }),
+    'pm:ask': (input) => ({
+      answer: {
+        answer: `About "${(input as { question: string }).question}": apollo has one commit today.\u202e`,
+        actions: [{ kind: 'open_project', project: 'apollo', label: 'Open apollo' }],
+      },
+      error: null,
+    }),
     'settings:set': (input) => {
       // As the settings store does: null removes an override.
       const next: Record<string, unknown> = { ...data.settings, ...(input as object) }
