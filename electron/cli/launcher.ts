@@ -52,7 +52,7 @@ function readCache(): Buffer | undefined {
 
 /**
  * Writes the bytecode of everything this run compiled, atomically (two commands at once never leave half
- * a file), readable by the user alone, and removes the caches of other builds or Node versions. Only into
+ * a file), readable by the user alone, and removes the caches of other builds. Only into
  * an existing NAVI_HOME: `navi --help` on a new machine creates nothing.
  */
 function writeCache(script: Script): void {
@@ -63,8 +63,10 @@ function writeCache(script: Script): void {
     const temp = `${cacheFile}.${process.pid}.tmp`
     writeFileSync(temp, data, { mode: 0o600 })
     renameSync(temp, cacheFile)
+    // Caches of other builds are dead weight; another Node's cache of this build is still used by it.
+    const thisBuild = `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-`
     for (const name of readdirSync(cacheDir)) {
-      if (name.startsWith(CACHE_PREFIX) && join(cacheDir, name) !== cacheFile)
+      if (name.startsWith(CACHE_PREFIX) && !name.startsWith(thisBuild))
         rmSync(join(cacheDir, name), { force: true })
     }
     state.status = 'written'

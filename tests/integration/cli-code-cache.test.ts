@@ -4,15 +4,7 @@
  * another build, an unwritable cache folder or NAVI_NO_CODE_CACHE=1 never change an answer, and
  * `navi doctor` says what happened.
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -117,14 +109,20 @@ describe('the built CLI’s code cache', () => {
     expect((await codeCacheCheck(env)).detail).toBe(`used: ${file}`)
   })
 
-  it('a cache of another build is removed when this build writes its own', async () => {
+  it('a cache of another build is removed when this build writes its own; another Node’s is kept', async () => {
     const env = await freshEnv()
-    mkdirSync(join(env.NAVI_HOME, 'cache'), { recursive: true })
+    await navi(['sessions', '--json'], env)
+    const [ours] = cacheFiles(env)
+    const build = /^cli-code-([0-9a-f]{16})-/.exec(ours ?? '')?.[1] ?? ''
+    rmSync(join(env.NAVI_HOME, 'cache', ours ?? ''))
     const stale = join(env.NAVI_HOME, 'cache', 'cli-code-0000000000000000-v0.0.0-x64.bin')
+    const otherNode = join(env.NAVI_HOME, 'cache', `cli-code-${build}-v99.0.0-x64.bin`)
     writeFileSync(stale, 'old')
+    writeFileSync(otherNode, 'another node')
     await navi(['sessions', '--json'], env)
     expect(existsSync(stale)).toBe(false)
-    expect(cacheFiles(env)).toHaveLength(1)
+    expect(existsSync(otherNode)).toBe(true)
+    expect(cacheFiles(env)).toHaveLength(2)
   })
 
   it('an unwritable cache folder costs only the speed, and the doctor says how to fix it', async () => {
