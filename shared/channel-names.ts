@@ -11,6 +11,7 @@ export const IPC_CHANNEL_NAMES = [
   'tools:get',
   'briefing:refresh',
   'pm:ask',
+  'attention:dismiss',
   'settings:set',
   'hooks:install',
   'session:focus',

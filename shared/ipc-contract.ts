@@ -63,6 +63,20 @@ export const ipcContract = {
   'briefing:refresh': { input: z.void(), output: commandResultSchema },
   /** A question to the PM, answered from the day's events, the projects and its memory. */
   'pm:ask': { input: pmQuestionSchema, output: pmAskResultSchema },
+  /** Hides an attention item of the briefing: for `snooze_minutes`, or while the PM lists it. */
+  'attention:dismiss': {
+    input: z.object({
+      project: z.string(),
+      title: z.string(),
+      snooze_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 24 * 60)
+        .optional(),
+    }),
+    output: commandResultSchema,
+  },
   'settings:set': { input: settingPatchSchema, output: settingsSchema },
   'hooks:install': { input: z.void(), output: commandResultSchema },
   'session:focus': {

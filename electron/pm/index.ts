@@ -15,6 +15,13 @@ import type { Engine } from '../engine/index.ts'
 import { buildInbox, serializeInbox } from './core/inbox.ts'
 import { runPm, type PmRunResult } from './invoke.ts'
 import { askPm } from './ask.ts'
+import { withDismissal } from './core/dismissals.ts'
+import {
+  presentBriefing,
+  pruneDismissalsFile,
+  readDismissals,
+  writeDismissals,
+} from './dismissals-file.ts'
 import type { PmAskResult } from '../../shared/schemas/ask.ts'
 import { enforceMemoryBudgets } from './enforce-memory-budgets.ts'
 import { snapshotMemory } from './memory-versions.ts'
@@ -69,7 +76,16 @@ export interface Pm {
   /** Answers a question from the day's events, the projects and the PM's memory (pm/ask.ts). */
   ask(question: string): Promise<PmAskResult>
   onStatus(listener: (status: PmRunStatus) => void): () => void
-  onBriefing(listener: (state: BriefingState, result: PmRunResult) => void): () => void
+  /**
+   * Each new briefing as the faces show it (dismissed items left out); `result` is null when it is the same
+   * briefing told again because the user dismissed or snoozed one of its items.
+   */
+  onBriefing(listener: (state: BriefingState, result: PmRunResult | null) => void): () => void
+  /**
+   * Hides an attention item of the briefing: until `until` (a snooze), or for as long as the PM lists it
+   * (null). Kept in `pm/dismissed.json`, so it survives a restart.
+   */
+  dismissAttention(item: { project: string; title: string }, until: string | null): Promise<void>
   /**
    * Settings changed while running: the batch window and the interval apply to the next scheduling
    * decision, model, claude path and timeout to the next run.
@@ -84,7 +100,7 @@ export function createPm(opts: PmOptions): Pm {
   const log = opts.log ?? silentLog
   const files = naviFiles(opts.paths)
   const statusListeners = new Set<(status: PmRunStatus) => void>()
-  const briefingListeners = new Set<(state: BriefingState, result: PmRunResult) => void>()
+  const briefingListeners = new Set<(state: BriefingState, result: PmRunResult | null) => void>()
   let last: BriefingState | null = null
   let settings = opts.settings
   // The safety valve's notes reach the PM in the next run's prompt, which may be another process.
@@ -179,9 +195,19 @@ export function createPm(opts: PmOptions): Pm {
       result = await failed(trigger, error)
     }
     last = result.state
-    briefingListeners.forEach((listener) => listener(result.state, result))
+    // A new briefing: dismissals of items it no longer lists are dropped (they are news if they come back).
+    const listed = result.ok ? (result.state.briefing?.output.attention_items ?? []) : null
+    if (listed) await pruneDismissals(listed)
+    const shown = await present(result.state)
+    briefingListeners.forEach((listener) => listener(shown, result))
     return result.ok
   }
+
+  /** A briefing without the attention items the user dismissed or snoozed. */
+  const present = async (state: BriefingState): Promise<BriefingState> =>
+    presentBriefing(state, await readDismissals(files.dismissed, log), clock())
+  const pruneDismissals = (items: readonly { project: string; title: string }[]) =>
+    pruneDismissalsFile(files.dismissed, items, clock(), log)
 
   const lastRunAt = async (): Promise<number | null> => {
     const cached = await readCachedBriefing(files.lastOutput)
@@ -214,7 +240,7 @@ export function createPm(opts: PmOptions): Pm {
     async runNow() {
       if (loop) {
         await loop.requestNow()
-        return last ?? this.getBriefing()
+        return this.getBriefing()
       }
       // One-shot (navi brief): the events logged since the last run ride along.
       const since = await lastRunAt()
@@ -222,7 +248,7 @@ export function createPm(opts: PmOptions): Pm {
         since === null ? {} : { sinceMs: clock() - since },
       )
       await run(since === null ? 'initialization' : 'on_demand', events)
-      return last ?? this.getBriefing()
+      return this.getBriefing()
     },
     async ask(question) {
       try {
@@ -246,9 +272,15 @@ export function createPm(opts: PmOptions): Pm {
       return result
     },
     async getBriefing() {
-      if (last) return last
+      if (last) return present(last)
       const cached = await readCachedBriefing(files.lastOutput)
-      return { briefing: cached, is_stale: false, error: null, claude_missing: null }
+      return present({ briefing: cached, is_stale: false, error: null, claude_missing: null })
+    },
+    async dismissAttention(item, until) {
+      const dismissals = await readDismissals(files.dismissed, log)
+      await writeDismissals(files.dismissed, withDismissal(dismissals, item, until))
+      const shown = await this.getBriefing()
+      briefingListeners.forEach((listener) => listener(shown, null))
     },
     schedule: () => loop?.status() ?? null,
     reconfigure(next) {

@@ -14,6 +14,8 @@ import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import type { Pm } from '../pm/index.ts'
 import { readCachedBriefing } from '../pm/run-state-files.ts'
+import { withDismissal } from '../pm/core/dismissals.ts'
+import { presentBriefing, readDismissals, writeDismissals } from '../pm/dismissals-file.ts'
 import { pageEvents } from './events-page.ts'
 import type { SettingsStore } from './settings-store.ts'
 
@@ -48,10 +50,15 @@ export const pmOffState = (cached: CachedBriefing | null = null): BriefingState 
 })
 
 export function createContractHandlers(deps: ContractDeps): ContractHandlers {
+  const files = naviFiles(deps.paths)
   const briefingView = async (): Promise<BriefingView> => ({
     state: deps.pm
       ? await deps.pm.getBriefing()
-      : pmOffState(await readCachedBriefing(naviFiles(deps.paths).lastOutput)),
+      : presentBriefing(
+          pmOffState(await readCachedBriefing(files.lastOutput)),
+          await readDismissals(files.dismissed),
+          Date.now(),
+        ),
     running: deps.getPmRunning(),
   })
 
@@ -81,6 +88,17 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
     'settings:get': async () => (await deps.settings.refresh?.()) ?? deps.settings.get(),
 
     'tools:get': () => deps.checkTools(),
+
+    'attention:dismiss': async ({ project, title, snooze_minutes: minutes }) => {
+      const until = minutes ? new Date(Date.now() + minutes * 60_000).toISOString() : null
+      if (deps.pm) await deps.pm.dismissAttention({ project, title }, until)
+      else {
+        // No PM to tell the faces: the next briefing:get shows it.
+        const dismissals = await readDismissals(files.dismissed)
+        await writeDismissals(files.dismissed, withDismissal(dismissals, { project, title }, until))
+      }
+      return { done: true, message: minutes ? `snoozed for ${String(minutes)} min` : 'dismissed' }
+    },
 
     'pm:ask': async ({ question }) =>
       deps.pm ? deps.pm.ask(question) : { answer: null, error: PM_OFF_MESSAGE },

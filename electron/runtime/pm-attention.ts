@@ -3,10 +3,15 @@
  * briefing the last PM run left, without starting the PM.
  */
 import { readCachedBriefing } from '../pm/run-state-files.ts'
+import { visibleItems } from '../pm/core/dismissals.ts'
+import { readDismissals } from '../pm/dismissals-file.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 
-/** How many attention items the latest briefing holds; 0 when there is none yet. */
+/** How many attention items the latest briefing holds and the user did not dismiss; 0 before any. */
 export async function pmAttentionCount(paths: EnginePaths): Promise<number> {
-  const cached = await readCachedBriefing(naviFiles(paths).lastOutput)
-  return cached?.output.attention_items.length ?? 0
+  const files = naviFiles(paths)
+  const cached = await readCachedBriefing(files.lastOutput)
+  if (!cached) return 0
+  const dismissals = await readDismissals(files.dismissed)
+  return visibleItems(cached.output.attention_items, dismissals, Date.now()).length
 }

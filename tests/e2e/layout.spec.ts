@@ -203,6 +203,24 @@ test('a question to the PM: its answer, inert, and the action it offers', async 
   await expect(page.getByTestId('project-detail')).toHaveAttribute('data-project', 'apollo')
 })
 
+test('an attention item is dismissed or snoozed from its row', async ({ page }) => {
+  await page.setViewportSize(POPOVER)
+  await openStubbedPopover(page, richData(Date.now()))
+  const items = page.getByTestId('attention-item')
+  await expect(items).toHaveCount(2)
+  await expect(items.first().getByTestId('attention-dismiss')).toBeVisible()
+  await layoutShot(page, 'attention-buttons')
+  await items.first().getByTestId('attention-snooze').click()
+  await expect(items).toHaveCount(1)
+  await items.first().getByTestId('attention-dismiss').click()
+  await expect(items).toHaveCount(0)
+  const calls = (await recordedCalls(page)).filter((c) => c.channel === 'attention:dismiss')
+  expect(calls.map((c) => c.input)).toEqual([
+    { project: 'navi', title: 'Permission request pending', snooze_minutes: 60 },
+    { project: 'apollo', title: 'All tasks done, create a PR?' },
+  ])
+})
+
 for (const width of [480, 360]) {
   test(`overflow at ${width}px: long names, 30 projects, no sideways scroll`, async ({ page }) => {
     await page.setViewportSize({ width, height: POPOVER.height })

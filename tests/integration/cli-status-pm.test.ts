@@ -2,7 +2,7 @@
  * The PM's attention items outside the PM view: `navi status` ends with how many the latest briefing holds
  * (read from the cached briefing, the PM is not started), and says nothing of them before any briefing.
  */
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { writeCachedBriefing } from '../../electron/pm/run-state-files.ts'
@@ -48,5 +48,14 @@ describe('navi status and the PM', () => {
     )
     const json = await runNavi(['status', '--json'], env)
     expect(json.stdout).not.toContain('need attention')
+    // One of them dismissed in the popover: the count leaves it out.
+    await writeFile(
+      naviFiles(paths).dismissed,
+      JSON.stringify({ dismissals: [{ key: 'apollo\u0000Open a PR for PBI-8', until: null }] }),
+    )
+    const fewer = await runNavi(['status'], env)
+    expect(fewer.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'PM: 1 item needs attention (navi brief shows them)',
+    )
   })
 })

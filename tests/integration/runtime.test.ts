@@ -125,9 +125,70 @@ describe('createNaviRuntime (live, with the PM)', () => {
     await installHooks(temp.paths)
     const handler = naviFiles(temp.paths).hookHandler
     const shipped = await readFile(handler, 'utf8')
-    await writeFile(handler, '#!/bin/sh\n# an older Navi\'s handler\nexit 0\n')
+    await writeFile(handler, "#!/bin/sh\n# an older Navi's handler\nexit 0\n")
     runtime = await createNaviRuntime({ paths: temp.paths, mode: 'live', pm: false })
     await runtime.start()
     expect(await readFile(handler, 'utf8')).toBe(shipped)
   })
+
+  it('a dismissed attention item stays hidden after a restart, with or without the PM; a snooze ends', async () => {
+    const files = naviFiles(temp.paths)
+    await mkdir(files.pmDir, { recursive: true })
+    const output = sampleOutput('Two things need you.')
+    output.attention_items.push({ project: 'apollo', priority: 'high', title: 'Open a PR' })
+    await writeCachedBriefing(files.lastOutput, {
+      output: cachedBriefingSchema.shape.output.parse(output),
+      generated_at: new Date().toISOString(),
+      trigger: 'commit',
+    })
+    const titles = async (r: NaviRuntime) =>
+      (await r.handlers['briefing:get']()).state.briefing?.output.attention_items.map(
+        (i) => i.title,
+      )
+
+    runtime = await createNaviRuntime({ paths: temp.paths, mode: 'once', pm: true })
+    await runtime.start()
+    const pm = runtime.pm
+    if (!pm) throw new Error('no PM')
+    const told: (string[] | undefined)[] = []
+    pm.onBriefing((state) => told.push(state.briefing?.output.attention_items.map((i) => i.title)))
+    expect(await titles(runtime)).toEqual(['Review the PM tests', 'Open a PR'])
+    expect(
+      await runtime.handlers['attention:dismiss']({ project: 'apollo', title: 'Open a PR' }),
+    ).toEqual({
+      done: true,
+      message: 'dismissed',
+    })
+    expect(await titles(runtime)).toEqual(['Review the PM tests'])
+    // The faces hear of it at once (the push hub, the tray, the notifications listen here).
+    expect(told).toEqual([['Review the PM tests']])
+    await runtime.stop()
+
+    for (const withPm of [true, false]) {
+      runtime = await createNaviRuntime({ paths: temp.paths, mode: 'once', pm: withPm })
+      await runtime.start()
+      expect(await titles(runtime)).toEqual(['Review the PM tests'])
+      await runtime.stop()
+    }
+
+    // A snooze that has ended shows the item again.
+    runtime = await createNaviRuntime({ paths: temp.paths, mode: 'once', pm: false })
+    await runtime.start()
+    await runtime.handlers['attention:dismiss']({
+      project: 'navi',
+      title: 'Review the PM tests',
+      snooze_minutes: 60,
+    })
+    expect(await titles(runtime)).toEqual([])
+    const dismissed = JSON.parse(await readFile(files.dismissed, 'utf8')) as {
+      dismissals: { key: string; until: string | null }[]
+    }
+    for (const d of dismissals(dismissed))
+      if (d.until) d.until = new Date(Date.now() - 1000).toISOString()
+    await writeFile(files.dismissed, JSON.stringify(dismissed))
+    expect(await titles(runtime)).toEqual(['Review the PM tests'])
+  })
 })
+
+const dismissals = (file: { dismissals: { key: string; until: string | null }[] }) =>
+  file.dismissals

@@ -82,14 +82,20 @@ export type FakePm = Pm & {
   runs: number
   /** The questions asked, in order (each answered `you asked: <question>`). */
   asked: string[]
+  /** The attention items dismissed, in order. */
+  dismissed: { project: string; title: string; until: string | null }[]
 }
 
 export function fakePm(current: BriefingState = noBriefing()): FakePm {
   const statusListeners = new Set<(s: PmRunStatus) => void>()
-  const briefingListeners = new Set<(s: BriefingState, r: PmRunResult) => void>()
+  const briefingListeners = new Set<(s: BriefingState, r: PmRunResult | null) => void>()
   const pm: FakePm = {
     runs: 0,
     asked: [],
+    dismissed: [],
+    async dismissAttention(item, until) {
+      pm.dismissed.push({ ...item, until })
+    },
     async ask(question) {
       pm.asked.push(question)
       return { answer: { answer: `you asked: ${question}`, actions: [] }, error: null }

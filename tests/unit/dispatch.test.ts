@@ -17,6 +17,7 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
     'settings:get': async () => settings.get(),
     'tools:get': async () => [],
     'briefing:refresh': done,
+    'attention:dismiss': done,
     'pm:ask': async ({ question }) => ({ answer: { answer: question, actions: [] }, error: null }),
     'settings:set': (patch) => settings.set(patch),
     'hooks:install': done,

@@ -47,6 +47,8 @@ export const naviFiles = (p: EnginePaths) => ({
   /** The system prompt of a question (`navi ask`), and the last questions with their answers. */
   askPrompt: join(p.naviHome, 'pm', 'ask-prompt.md'),
   askHistory: join(p.naviHome, 'pm', 'asks.jsonl'),
+  /** Attention items the user dismissed or snoozed (pm/core/dismissals.ts). */
+  dismissed: join(p.naviHome, 'pm', 'dismissed.json'),
   lastOutput: join(p.naviHome, 'pm', 'last-output.json'),
   pmSessionId: join(p.naviHome, 'pm', 'session_id'),
   usageLog: join(p.naviHome, 'pm', 'usage.jsonl'),

@@ -9,6 +9,7 @@ export function BriefingZone() {
   const state = useBriefingStore((s) => s.state)
   const running = useBriefingStore((s) => s.running)
   const refresh = useBriefingStore((s) => s.refresh)
+  const dismiss = useBriefingStore((s) => s.dismiss)
   const askOpen = useAskStore((s) => s.open)
   const toggleAsk = useAskStore((s) => s.toggle)
   const now = useUiStore((s) => s.now)
@@ -96,6 +97,27 @@ export function BriefingZone() {
                 </span>
                 <span className="attention-project">{singleLine(item.project)}</span>
                 <span className="attention-title">{singleLine(item.title)}</span>
+                <span className="attention-buttons">
+                  <button
+                    type="button"
+                    className="link-button"
+                    data-testid="attention-snooze"
+                    title="Hide it for an hour"
+                    onClick={() => void dismiss(item, 60)}
+                  >
+                    1h
+                  </button>
+                  <button
+                    type="button"
+                    className="link-button"
+                    data-testid="attention-dismiss"
+                    title="Dismiss: hidden while the PM lists it"
+                    aria-label={`Dismiss: ${singleLine(item.title)}`}
+                    onClick={() => void dismiss(item)}
+                  >
+                    ✕
+                  </button>
+                </span>
               </li>
             ))}
           </ul>

@@ -12,6 +12,8 @@ interface BriefingStore {
   error: string | null
   load(): Promise<void>
   refresh(): Promise<void>
+  /** Hides an attention item: for `snoozeMinutes`, or while the PM lists it. */
+  dismiss(item: { project: string; title: string }, snoozeMinutes?: number): Promise<void>
   applyView(view: BriefingView): void
   applyStatus(status: PmRunStatus): void
 }
@@ -30,6 +32,16 @@ export const useBriefingStore = create<BriefingStore>()((set) => ({
     const notify = useUiStore.getState().notify
     if (!result.ok) notify(`Refresh failed: ${result.error.message}`)
     else if (!result.data.done) notify(result.data.message)
+  },
+  dismiss: async (item, snoozeMinutes) => {
+    const result = await invoke('attention:dismiss', {
+      project: item.project,
+      title: item.title,
+      ...(snoozeMinutes ? { snooze_minutes: snoozeMinutes } : {}),
+    })
+    if (!result.ok) useUiStore.getState().notify(`Dismiss failed: ${result.error.message}`)
+    // With a PM the new briefing is pushed; without one (navi serve --no-pm) it is asked for.
+    else await useBriefingStore.getState().load()
   },
   applyView: (view) =>
     set({ state: view.state, running: isRunning(view.running) ? view.running : null, error: null }),

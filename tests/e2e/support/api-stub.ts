@@ -85,10 +85,22 @@ function installStub(data: StubData): void {
       const older = before ? data.events.filter((e) => e.timestamp < before) : data.events
       return { events: older.slice(0, limit), has_more: older.length > limit }
     },
-    'briefing:get': () => data.briefing,
+    // A copy each time, as over the wire: a store keeping the same object would not see a change.
+    'briefing:get': () => structuredClone(data.briefing),
     'settings:get': () => data.settings,
     'tools:get': () => data.tools,
     'briefing:refresh': () => ({ done: true, message: 'started' }),
+    'attention:dismiss': (input) => {
+      // As the runtime does: the briefing is shown without the item from then on.
+      const { project, title } = input as { project: string; title: string }
+      const briefing = data.briefing.state.briefing
+      if (briefing) {
+        briefing.output.attention_items = briefing.output.attention_items.filter(
+          (item) => item.project !== project || item.title !== title,
+        )
+      }
+      return { done: true, message: 'dismissed' }
+    },
     'pm:ask': (input) => ({
       answer: {
         answer: `About "${(input as { question: string }).question}": apollo has one commit today.\u202e`,
