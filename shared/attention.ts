@@ -1,4 +1,7 @@
-/** The order every face lists projects in (the CLI, the popover, the PM's inbox). Pure; no node:*. */
+/**
+ * The order every face lists projects in (the CLI, the popover, the PM's inbox), and how a PM attention item
+ * is known across briefings. Pure; no node:*.
+ */
 import type { Attention, ProjectSnapshot } from './schemas/project.ts'
 
 /** Needs input first, idle last. */
@@ -24,3 +27,10 @@ export function sortByAttention(projects: readonly ProjectSnapshot[]): ProjectSn
       a.name.localeCompare(b.name),
   )
 }
+
+/**
+ * A PM attention item's identity across briefings: its project and title as the PM words them (what a
+ * notification was already shown for, what the user dismissed).
+ */
+export const attentionItemKey = (item: { project: string; title: string }): string =>
+  `${item.project}\u0000${item.title}`

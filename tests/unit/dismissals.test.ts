@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  attentionItemKey,
-  keptDismissals,
-  visibleItems,
-  withDismissal,
-} from '../../electron/pm/core/dismissals.ts'
+import { attentionItemKey } from '../../shared/attention.ts'
+import { keptDismissals, visibleItems, withDismissal } from '../../electron/pm/core/dismissals.ts'
 
 const NOW = Date.parse('2026-11-25T12:00:00.000Z')
 const later = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString()

@@ -8,6 +8,7 @@ import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
 import { parseDuration } from '../../../shared/duration.ts'
 import { plainText } from './plain-text.ts'
+import { attentionItemKey } from '../../../shared/attention.ts'
 import { describeEvent, troubleLabel, type EventTextRoom } from '../../../shared/event-text.ts'
 
 export type NotificationKind =
@@ -54,7 +55,7 @@ export interface CommitGroup {
 
 export interface NotifierState {
   commitGroups: Record<string, CommitGroup>
-  /** `attentionKey` of every high-priority item of the latest briefing. */
+  /** `attentionItemKey` of every high-priority item of the latest briefing. */
   seenAttention: string[]
 }
 
@@ -96,9 +97,6 @@ export function isPaused(settings: Pick<Settings, 'paused_until'>, now: number):
   return Number.isFinite(until) && now < until
 }
 
-export const attentionKey = (item: Pick<AttentionItemInput, 'project' | 'title'>): string =>
-  `${item.project}\u0000${item.title}`
-
 /**
  * The state after a briefing the user has already had (the cached one at start-up): its high-priority
  * items count as seen, so a restart does not announce them again.
@@ -109,7 +107,7 @@ export function withSeenAttention(
 ): NotifierState {
   return {
     ...state,
-    seenAttention: items.filter((item) => item.priority === 'high').map(attentionKey),
+    seenAttention: items.filter((item) => item.priority === 'high').map(attentionItemKey),
   }
 }
 
@@ -163,11 +161,11 @@ export function decideNotifications(state: NotifierState, input: NotifierInput):
     const seen = new Set(state.seenAttention)
     if (!silenced && toggles.attention_items) {
       for (const item of high) {
-        if (!seen.has(attentionKey(item))) notifications.push(attentionNotification(item))
+        if (!seen.has(attentionItemKey(item))) notifications.push(attentionNotification(item))
       }
     }
     // Only the current briefing's items are remembered: one that goes away and comes back is news again.
-    seenAttention = [...new Set(high.map(attentionKey))]
+    seenAttention = [...new Set(high.map(attentionItemKey))]
   }
 
   const deadlines = Object.values(groups).map((g) => g.openedAt + windowMs)
@@ -285,7 +283,7 @@ function attentionNotification(item: AttentionItemInput): NotificationSpec {
     project: item.project,
     title: plainText(`${item.project}: ${item.title}`, TITLE_MAX),
     body: plainText(item.description ?? item.title, BODY_MAX),
-    key: `attention:${attentionKey(item)}`,
+    key: `attention:${attentionItemKey(item)}`,
   }
 }
 

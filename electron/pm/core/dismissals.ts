@@ -5,6 +5,8 @@
  * back later is news again. A snooze ends at its time. Pure.
  */
 
+import { attentionItemKey } from '../../../shared/attention.ts'
+
 export interface Dismissal {
   key: string
   /** ISO time a snooze ends; null: dismissed for as long as the PM lists the item. */
@@ -15,8 +17,6 @@ export interface ItemIdentity {
   project: string
   title: string
 }
-
-export const attentionItemKey = (item: ItemIdentity): string => `${item.project}\u0000${item.title}`
 
 const active = (d: Dismissal, now: number): boolean =>
   d.until === null || !(Date.parse(d.until) <= now)
