@@ -7,9 +7,9 @@ import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { ZERO_DURATION } from '../../../shared/schemas/config.ts'
 import type { Settings } from '../../../shared/schemas/settings.ts'
 import { parseDuration } from '../../../shared/duration.ts'
-import { plainText } from './plain-text.ts'
+import { nonBlank as str, plainText } from './plain-text.ts'
+import { BODY_MAX, eventNotification, TITLE_MAX } from './event-notification.ts'
 import { attentionItemKey } from '../../../shared/attention.ts'
-import { describeEvent, troubleLabel, type EventTextRoom } from '../../../shared/event-text.ts'
 
 export type NotificationKind =
   'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention'
@@ -78,10 +78,7 @@ export interface NotifierDecision {
 
 export const initialNotifierState = (): NotifierState => ({ commitGroups: {}, seenAttention: [] })
 
-const TITLE_MAX = 80
 /** A notification body has room for a whole command waiting for permission. */
-const NOTIFICATION_ROOM: EventTextRoom = { name: 40, text: 160, reason: 200 }
-const BODY_MAX = 240
 const SUBJECT_MAX = 72
 const SUBJECTS_SHOWN = 3
 
@@ -209,74 +206,6 @@ function commitNotification(project: string, group: CommitGroup): NotificationSp
   }
 }
 
-function eventNotification(
-  event: EngineEvent,
-  projects: ProjectSnapshot[],
-  toggles: Settings['notifications'],
-): NotificationSpec | null {
-  const base = { project: event.project, key: `${event.type}:${event.id}` }
-  // The body says what happened in the words every face uses (shared/event-text.ts); the title names
-  // the project (and, for a session that waits, what it waits for: the line a glance reads first).
-  if (event.type === 'task_completed' && toggles.task_completed) {
-    return {
-      ...base,
-      kind: 'task_completed',
-      title: plainText(event.project, TITLE_MAX),
-      body: plainText(describeEvent(event, NOTIFICATION_ROOM), BODY_MAX),
-    }
-  }
-  if (event.type === 'pbi_completed' && toggles.task_completed) {
-    return {
-      ...base,
-      kind: 'pbi_completed',
-      title: plainText(event.project, TITLE_MAX),
-      body: plainText(describeEvent(event, NOTIFICATION_ROOM), BODY_MAX),
-    }
-  }
-  if (event.type === 'session_status_change' && toggles.needs_human) {
-    const d = event.details
-    const to = str(d.to)
-    if (to !== 'needs_permission' && to !== 'waiting_input') return null
-    const session = findSession(projects, event.project, event.session)
-    // An event without its reason borrows the session's, as the snapshot tells it now.
-    const reason = str(d.reason) ?? session?.status_reason ?? null
-    const what = to === 'needs_permission' ? 'needs your permission' : 'needs input'
-    const goTo: NotificationSession | undefined =
-      session && session.tmux_pane
-        ? { id: session.id, tmuxPane: session.tmux_pane, tmuxSocket: session.tmux_socket }
-        : undefined
-    return {
-      ...base,
-      kind: 'needs_human',
-      title: plainText(`${event.project}: ${what}`, TITLE_MAX),
-      body: plainText(
-        describeEvent({ ...event, details: { ...d, reason } }, NOTIFICATION_ROOM),
-        BODY_MAX,
-      ),
-      ...(goTo ? { session: goTo } : {}),
-    }
-  }
-  if (event.type === 'session_trouble' && toggles.needs_human) {
-    const session = findSession(projects, event.project, event.session)
-    return {
-      ...base,
-      kind: 'needs_human',
-      title: plainText(`${event.project}: ${troubleLabel(event.details.kind)}`, TITLE_MAX),
-      body: plainText(describeEvent(event, NOTIFICATION_ROOM), BODY_MAX),
-      ...(session?.tmux_pane
-        ? {
-            session: {
-              id: session.id,
-              tmuxPane: session.tmux_pane,
-              tmuxSocket: session.tmux_socket,
-            },
-          }
-        : {}),
-    }
-  }
-  return null
-}
-
 function attentionNotification(item: AttentionItemInput): NotificationSpec {
   return {
     kind: 'attention',
@@ -287,19 +216,7 @@ function attentionNotification(item: AttentionItemInput): NotificationSpec {
   }
 }
 
-function findSession(projects: ProjectSnapshot[], project: string, sessionId: string | undefined) {
-  if (!sessionId) return undefined
-  const owner = projects.find((p) => p.name === project)
-  return (
-    owner?.sessions.find((s) => s.id === sessionId) ??
-    projects.flatMap((p) => p.sessions).find((s) => s.id === sessionId)
-  )
-}
-
 function dedupeByKey(specs: NotificationSpec[]): NotificationSpec[] {
   const seen = new Set<string>()
   return specs.filter((spec) => !seen.has(spec.key) && seen.add(spec.key))
 }
-
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value : undefined

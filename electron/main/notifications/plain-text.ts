@@ -15,3 +15,7 @@ export function notificationBody(text: string, platform: string): string {
   if (platform !== 'linux') return text
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
+
+/** `value` when it is a string with something in it. */
+export const nonBlank = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined
