@@ -17,8 +17,8 @@ import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
 import { errorText as messageOf } from '../../shared/log.ts'
 import { isoMs } from './core/iso-ms.ts'
-import { sameJson } from './core/same-json.ts'
 import { withTrouble } from './core/trouble.ts'
+import { commitCycle } from './cycle-commit.ts'
 
 /** A thrown value as one line of text (shared/log.ts), under the name the engine's callers use. */
 export { messageOf }
@@ -69,8 +69,7 @@ export interface CycleInput {
   baselineAt: string | null
 }
 
-/** The longest a changed snapshot waits in memory before its file is written (see `behind`). */
-export const SNAPSHOT_SAVE_DELAY_MS = 10_000
+export { SNAPSHOT_SAVE_DELAY_MS } from './cycle-commit.ts'
 
 export type SessionWithProject = Session & { project: string | null }
 
@@ -173,77 +172,6 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   }
 }
 
-/**
- * The one step that makes a cycle's findings durable, in this order: append the events to the log; only
- * then count their commits as seen (the repositories' previous heads move) and the new snapshots as the
- * previous ones. When the append fails, nothing moves, so the next cycle derives the same events (same ids)
- * and logs them then. A snapshot file that cannot be written after a successful append is kept in memory
- * and saved again by the next cycle: the events are logged, so a restart re-deriving them from an older
- * snapshot only finds ids the log already has.
- */
-async function commitCycle(
-  input: CycleInput,
-  current: ProjectSnapshot[],
-  events: EngineEvent[],
-  errors: string[],
-): Promise<{
-  logged: boolean
-  written: EngineEvent[]
-  snapshots: Map<string, ProjectSnapshot>
-  unsaved: Set<string>
-  behind: Map<string, number>
-}> {
-  const snapshots = new Map(input.prev)
-  const unsaved = new Set(input.unsaved)
-  const behind = new Map(input.behind)
-  let written: EngineEvent[]
-  try {
-    written = await input.log.append(events)
-  } catch (error) {
-    // Worded the same every time, so a face that echoes new errors says it once, not every retry.
-    errors.push(`event log: ${messageOf(error)}; events are kept and logged once it is writable`)
-    return { logged: false, written: [], snapshots, unsaved, behind }
-  }
-  for (const snapshot of current) {
-    if (snapshot.git && snapshot.git.error === null) {
-      input.repos.commit(snapshot.project_dir, snapshot.git.branch_heads)
-    }
-  }
-  try {
-    await input.log.pruneIfDue(input.now)
-  } catch (error) {
-    errors.push(`event log: pruning failed (${messageOf(error)}); retried later`)
-  }
-  let failedSaves = 0
-  let firstFailure = ''
-  const defer = input.deferSaves && written.length === 0
-  for (const snapshot of current) {
-    const dir = snapshot.project_dir
-    const isChanged = changed(input.prev.get(dir), snapshot)
-    if (isChanged && defer && !unsaved.has(dir) && !behind.has(dir)) behind.set(dir, input.now)
-    const since = behind.get(dir)
-    const due =
-      unsaved.has(dir) ||
-      (since === undefined ? isChanged : input.now - since >= SNAPSHOT_SAVE_DELAY_MS || !defer)
-    if (due) {
-      behind.delete(dir)
-      try {
-        await input.store.save(snapshot)
-        unsaved.delete(dir)
-      } catch (error) {
-        unsaved.add(dir)
-        failedSaves++
-        firstFailure ||= messageOf(error)
-      }
-    }
-    snapshots.set(dir, snapshot)
-  }
-  if (failedSaves > 0) {
-    errors.push(`snapshots: ${failedSaves} could not be saved (${firstFailure}); retrying`)
-  }
-  return { logged: true, written, snapshots, unsaved, behind }
-}
-
 /** Diagnostics before the first cycle. */
 export function emptyDiagnostics(): CycleDiagnostics {
   return {
@@ -295,10 +223,4 @@ async function snapshotGroup(
     snapshot: buildSnapshot({ group, name, git, checklists, errors, now: input.now }),
     newCommits: read?.newCommits ?? NO_NEW_COMMITS,
   }
-}
-
-/** Saves only what changed, so an idle engine writes nothing. */
-function changed(prev: ProjectSnapshot | undefined, next: ProjectSnapshot): boolean {
-  if (!prev) return true
-  return !sameJson({ ...prev, captured_at: '' }, { ...next, captured_at: '' })
 }

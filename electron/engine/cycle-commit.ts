@@ -1,0 +1,89 @@
+/**
+ * The step of a cycle (cycle.ts) that makes its findings durable: the events logged, the repositories'
+ * told heads moved, the snapshots saved (or left behind on purpose for a while).
+ */
+import type { EngineEvent } from '../../shared/schemas/event.ts'
+import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+import { errorText as messageOf } from '../../shared/log.ts'
+import { sameJson } from './core/same-json.ts'
+import type { CycleInput } from './cycle.ts'
+
+/** The longest a changed snapshot waits in memory before its file is written (CycleInput's `behind`). */
+export const SNAPSHOT_SAVE_DELAY_MS = 10_000
+
+/**
+ * The one step that makes a cycle's findings durable, in this order: append the events to the log; only
+ * then count their commits as seen (the repositories' previous heads move) and the new snapshots as the
+ * previous ones. When the append fails, nothing moves, so the next cycle derives the same events (same ids)
+ * and logs them then. A snapshot file that cannot be written after a successful append is kept in memory
+ * and saved again by the next cycle: the events are logged, so a restart re-deriving them from an older
+ * snapshot only finds ids the log already has.
+ */
+export async function commitCycle(
+  input: CycleInput,
+  current: ProjectSnapshot[],
+  events: EngineEvent[],
+  errors: string[],
+): Promise<{
+  logged: boolean
+  written: EngineEvent[]
+  snapshots: Map<string, ProjectSnapshot>
+  unsaved: Set<string>
+  behind: Map<string, number>
+}> {
+  const snapshots = new Map(input.prev)
+  const unsaved = new Set(input.unsaved)
+  const behind = new Map(input.behind)
+  let written: EngineEvent[]
+  try {
+    written = await input.log.append(events)
+  } catch (error) {
+    // Worded the same every time, so a face that echoes new errors says it once, not every retry.
+    errors.push(`event log: ${messageOf(error)}; events are kept and logged once it is writable`)
+    return { logged: false, written: [], snapshots, unsaved, behind }
+  }
+  for (const snapshot of current) {
+    if (snapshot.git && snapshot.git.error === null) {
+      input.repos.commit(snapshot.project_dir, snapshot.git.branch_heads)
+    }
+  }
+  try {
+    await input.log.pruneIfDue(input.now)
+  } catch (error) {
+    errors.push(`event log: pruning failed (${messageOf(error)}); retried later`)
+  }
+  let failedSaves = 0
+  let firstFailure = ''
+  const defer = input.deferSaves && written.length === 0
+  for (const snapshot of current) {
+    const dir = snapshot.project_dir
+    const isChanged = changed(input.prev.get(dir), snapshot)
+    if (isChanged && defer && !unsaved.has(dir) && !behind.has(dir)) behind.set(dir, input.now)
+    const since = behind.get(dir)
+    const due =
+      unsaved.has(dir) ||
+      (since === undefined ? isChanged : input.now - since >= SNAPSHOT_SAVE_DELAY_MS || !defer)
+    if (due) {
+      behind.delete(dir)
+      try {
+        await input.store.save(snapshot)
+        unsaved.delete(dir)
+      } catch (error) {
+        unsaved.add(dir)
+        failedSaves++
+        firstFailure ||= messageOf(error)
+      }
+    }
+    snapshots.set(dir, snapshot)
+  }
+  if (failedSaves > 0) {
+    errors.push(`snapshots: ${failedSaves} could not be saved (${firstFailure}); retrying`)
+  }
+  return { logged: true, written, snapshots, unsaved, behind }
+}
+
+/** Saves only what changed, so an idle engine writes nothing. */
+function changed(prev: ProjectSnapshot | undefined, next: ProjectSnapshot): boolean {
+  if (!prev) return true
+  return !sameJson({ ...prev, captured_at: '' }, { ...next, captured_at: '' })
+}
