@@ -17,6 +17,8 @@ import {
   EVENT_MAX_AGE_MS,
   eventTime,
   parseEventLine,
+  parseLogText,
+  type EventLogContents,
   pruneEventLines,
   serializeEvent,
   splitLogLines,
@@ -53,11 +55,7 @@ export interface EventLogOptions {
   lockStaleMs?: number
 }
 
-export interface EventLogContents {
-  events: EngineEvent[]
-  /** Complete lines that are not valid events. */
-  corrupt: number
-}
+export type { EventLogContents }
 
 export interface PruneResult {
   kept: number
@@ -281,20 +279,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         if (isMissingFileError(err)) return { events: [], corrupt: 0 }
         throw err
       }
-      const { lines, partial } = splitLogLines(text)
-      const events: EngineEvent[] = []
-      let corrupt = 0
-      for (const line of lines) {
-        const event = parseEventLine(line)
-        if (event) events.push(event)
-        else corrupt++
-      }
-      // A half-written last line is not counted: it may be complete a moment later.
-      const last = parseEventLine(partial)
-      if (last) events.push(last)
       // Written after the stat, the text may be newer than `key`: the next read then parses again.
-      lastRead = { key, contents: { events, corrupt } }
-      return { events: [...events], corrupt }
+      lastRead = { key, contents: parseLogText(text) }
+      return { events: [...lastRead.contents.events], corrupt: lastRead.contents.corrupt }
     },
     close: async () => {
       closed = true

@@ -126,3 +126,27 @@ export function splitLogLines(text: string): { lines: string[]; partial: string 
   const lines = parts.map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '')
   return { lines, partial }
 }
+
+export interface EventLogContents {
+  events: EngineEvent[]
+  /** Complete lines that are not valid events. */
+  corrupt: number
+}
+
+/**
+ * The events of a log's text, in file order. A half-written last line is read when it is already whole,
+ * and not counted as corrupt when it is not: it may be complete a moment later.
+ */
+export function parseLogText(text: string): EventLogContents {
+  const { lines, partial } = splitLogLines(text)
+  const events: EngineEvent[] = []
+  let corrupt = 0
+  for (const line of lines) {
+    const event = parseEventLine(line)
+    if (event) events.push(event)
+    else corrupt++
+  }
+  const last = parseEventLine(partial)
+  if (last) events.push(last)
+  return { events, corrupt }
+}
