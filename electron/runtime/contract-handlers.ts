@@ -17,6 +17,7 @@ import { readCachedBriefing } from '../pm/run-state-files.ts'
 import { withDismissal } from '../pm/core/dismissals.ts'
 import { presentBriefing, readDismissals, writeDismissals } from '../pm/dismissals-file.ts'
 import { pageEvents } from './events-page.ts'
+import type { Log } from '../../shared/log.ts'
 import type { SettingsStore } from './settings-store.ts'
 
 export interface ContractDeps {
@@ -34,6 +35,8 @@ export interface ContractDeps {
   hidePopover?(): CommandResult
   /** The PM run in progress, if any (the push hub tracks it). */
   getPmRunning(): PmRunStatus | null
+  /** Where a dismissals file that cannot be read is told (the PM logs its own). @default nowhere */
+  log?: Log
 }
 
 export const PM_OFF_MESSAGE = 'PM is off (navi serve --no-pm)'
@@ -56,7 +59,7 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
       ? await deps.pm.getBriefing()
       : presentBriefing(
           pmOffState(await readCachedBriefing(files.lastOutput)),
-          await readDismissals(files.dismissed),
+          await readDismissals(files.dismissed, deps.log),
           Date.now(),
         ),
     running: deps.getPmRunning(),
@@ -94,7 +97,7 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
       if (deps.pm) await deps.pm.dismissAttention({ project, title }, until)
       else {
         // No PM to tell the faces: the next briefing:get shows it.
-        const dismissals = await readDismissals(files.dismissed)
+        const dismissals = await readDismissals(files.dismissed, deps.log)
         await writeDismissals(files.dismissed, withDismissal(dismissals, { project, title }, until))
       }
       return { done: true, message: minutes ? `snoozed for ${String(minutes)} min` : 'dismissed' }

@@ -129,6 +129,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     ...(opts.installHooks ? { installHooks: opts.installHooks } : {}),
     ...(opts.hidePopover ? { hidePopover: opts.hidePopover } : {}),
     getPmRunning: () => hub.running(),
+    log: runtimeLog,
   })
 
   let started = false
