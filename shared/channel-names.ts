@@ -15,6 +15,9 @@ export const IPC_CHANNEL_NAMES = [
   'settings:set',
   'hooks:install',
   'session:focus',
+  'session:answer',
+  'answering:get',
+  'answering:set',
   'popover:hide',
 ] as const
 

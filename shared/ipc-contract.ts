@@ -1,4 +1,5 @@
 import { pmAskResultSchema, pmQuestionSchema } from './schemas/ask.ts'
+import { answeringStateSchema, sessionAnswerInputSchema } from './schemas/answer.ts'
 import { z } from 'zod'
 import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
@@ -82,6 +83,18 @@ export const ipcContract = {
   'session:focus': {
     input: z.object({ session_id: z.string().min(1) }),
     output: commandResultSchema,
+  },
+  /**
+   * Allow or deny one pending permission request, named by its id, tool and input digest (a stale or
+   * changed one is refused). Goes through Navi's waiting hook.
+   */
+  'session:answer': { input: sessionAnswerInputSchema, output: commandResultSchema },
+  /** Whether Navi's hook waits for answers from Navi: away (every session) or single sessions. */
+  'answering:get': { input: z.void(), output: answeringStateSchema },
+  /** Away mode on or off (no session_id), or one session's opt-in. */
+  'answering:set': {
+    input: z.object({ session_id: z.string().min(1).max(128).optional(), on: z.boolean() }),
+    output: answeringStateSchema,
   },
   /** Esc: the tray hides its popover; a browser tab has nothing to hide and answers done: false. */
   'popover:hide': { input: z.void(), output: commandResultSchema },

@@ -50,11 +50,23 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
       out.push(`    ${s.agent} ${clip(s.name, 30)}: ${SESSION_STATUS_LABEL[s.status]}${reason}`)
       const asks = s.pending_request?.description
       if (asks) out.push(`      asks: ${clip(asks, 90)}`)
+      const until = s.pending_request?.answer_until
+      if (until && Date.parse(until) > now) {
+        out.push(
+          `      answer: navi answer ${s.id.slice(0, 8)} allow|deny (held for ${formatLeft(until, now)})`,
+        )
+      }
       if (s.trouble) out.push(`      ! ${clip(s.trouble.reason, 90)}`)
     }
     if (p.errors.length > 0) out.push(`    ! ${clip(p.errors[0] ?? '', 90)}`)
   })
   return out.join('\n')
+}
+
+/** Time left until an ISO instant, in whole seconds or minutes. */
+function formatLeft(until: string, now: number): string {
+  const seconds = Math.max(0, Math.round((Date.parse(until) - now) / 1000))
+  return seconds < 120 ? `${String(seconds)}s` : `${String(Math.round(seconds / 60))}m`
 }
 
 /** The last line of `navi status` when the PM's latest briefing holds attention items. */

@@ -41,6 +41,8 @@ export async function runCli(argv: string[]): Promise<number> {
       'no-pm': { type: 'boolean', default: false },
       port: { type: 'string' },
       open: { type: 'boolean', default: false },
+      message: { type: 'string' },
+      request: { type: 'string' },
     },
   })
   const [command, sub] = positionals
@@ -140,6 +142,19 @@ export async function runCli(argv: string[]): Promise<number> {
         return 2
       }
       return 0
+    }
+    case 'answer':
+    case 'away': {
+      const commands = await import('./answer-commands.ts')
+      const sessions = async () => (await readOnce(paths, 'sessions:list', { all: false })).sessions
+      const args = positionals.slice(1)
+      if (command === 'answer') {
+        const { message, request } = values
+        return commands.answerCommand({ paths, sessions, args, message, request, print })
+      }
+      const { loadConfig } = await import('../engine/adapters/config-file.ts')
+      const waitSeconds = async () => (await loadConfig(paths)).config.answering.waitSeconds
+      return commands.awayCommand({ paths, sessions, args, waitSeconds, print })
     }
     case 'usage':
       return (await import('./pm-commands.ts')).usageCommand(paths, print)

@@ -7,6 +7,11 @@ export const USAGE = `usage: navi <command> [options]
   watch [--json] [--no-pm]                 run the engine (and the PM), print events and briefings
   brief [--json]                           run the PM now and print its briefing
   ask "QUESTION" [--json]                  ask the PM (today's events, the projects, its memory)
+  answer SESSION allow|deny [--message TEXT] [--request ID]
+                                           answer the permission request SESSION waits on, through
+                                           Navi's hook (when it waits: see away); deny tells TEXT
+  away on|off|status [SESSION]             let Navi's hook wait for answers from Navi (answering.wait)
+                                           for every session, or for SESSION only
   serve [--port N] [--open] [--no-pm] [--json]
                                            the popover in a browser, on 127.0.0.1 (prints its URL;
                                            --port 0 or none: any free port; --open: open a browser;

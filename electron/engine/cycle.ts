@@ -19,6 +19,10 @@ import { errorText as messageOf } from '../../shared/log.ts'
 import { isoMs } from './core/iso-ms.ts'
 import { withTrouble } from './core/trouble.ts'
 import { commitCycle } from './cycle-commit.ts'
+import { answersDir, waitingRequests } from './adapters/answers-dir.ts'
+import { withAnswerWindow } from './core/answer-rules.ts'
+
+const NOBODY_WAITING: ReadonlyMap<string, number> = new Map()
 
 /** A thrown value as one line of text (shared/log.ts), under the name the engine's callers use. */
 export { messageOf }
@@ -96,7 +100,13 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const spawnsBefore = repos.spawnCount()
   const collected = await input.sources.collect(now, input.hints)
   const { counts } = collected
-  const sessions = collected.sessions.map((s) => withTrouble(s, now, config.config.trouble))
+  // Which pending requests Navi's hook holds open for an answer (a folder read only when one is pending).
+  const waiting = collected.sessions.some((s) => s.pending_request?.request_id)
+    ? waitingRequests(answersDir(input.naviHome))
+    : NOBODY_WAITING
+  const sessions = collected.sessions.map((s) =>
+    withTrouble(withAnswerWindow(s, waiting), now, config.config.trouble),
+  )
   const groups = groupProjects({
     sessions,
     repoRootOf: (dir) => repos.rootOf(dir),

@@ -50,6 +50,7 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     paths,
     mode: 'live',
     pm: true,
+    face: 'tray',
     installHooks: installHooksForApp,
     hidePopover: (): CommandResult => {
       popover.hide()

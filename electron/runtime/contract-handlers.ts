@@ -17,6 +17,8 @@ import { readCachedBriefing } from '../pm/run-state-files.ts'
 import { withDismissal } from '../pm/core/dismissals.ts'
 import { presentBriefing, readDismissals, writeDismissals } from '../pm/dismissals-file.ts'
 import { pageEvents } from './events-page.ts'
+import { answeringState, answerPermissionRequest, setAnswering } from './answer-request.ts'
+import type { AnswerFace } from '../../shared/schemas/answer.ts'
 import type { Log } from '../../shared/log.ts'
 import type { SettingsStore } from './settings-store.ts'
 
@@ -37,6 +39,10 @@ export interface ContractDeps {
   getPmRunning(): PmRunStatus | null
   /** Where a dismissals file that cannot be read is told (the PM logs its own). @default nowhere */
   log?: Log
+  /** The face these handlers serve, named in the answer log. @default 'cli' */
+  face?: AnswerFace
+  /** config.yaml's `answering.wait`, in seconds (read when asked: a change applies at once). @default 300 */
+  answerWaitSeconds?(): number
 }
 
 export const PM_OFF_MESSAGE = 'PM is off (navi serve --no-pm)'
@@ -142,6 +148,26 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
       const focus = deps.focusSession ?? focusTmuxPane
       return focus({ socket: session.tmux_socket, pane: session.tmux_pane })
     },
+
+    'session:answer': (input) =>
+      answerPermissionRequest(
+        {
+          paths: deps.paths,
+          // A cycle first: a request answered in the terminal a moment ago must count as answered.
+          sessions: async () => {
+            await deps.engine.refresh({ force: false })
+            return deps.engine.getSessions()
+          },
+          by: deps.face ?? 'cli',
+          ...(deps.log ? { log: deps.log } : {}),
+        },
+        input,
+      ),
+
+    'answering:get': async () => answeringState(deps.paths, deps.answerWaitSeconds?.() ?? 300),
+
+    'answering:set': (target) =>
+      setAnswering(deps.paths, target, deps.answerWaitSeconds?.() ?? 300),
 
     'popover:hide': async () => deps.hidePopover?.() ?? { done: false, message: 'no popover here' },
   }

@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises'
 import type { CommandResult, ContractHandlers } from '../../shared/ipc-contract.ts'
 import type { EngineState } from '../../shared/schemas/state.ts'
+import type { AnswerFace } from '../../shared/schemas/answer.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { errorText } from '../../shared/log.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
@@ -21,6 +22,12 @@ import { checkTools } from './tools.ts'
 import { dispatchCall } from './dispatch.ts'
 import { querySocketPath } from './query-protocol.ts'
 import { openQuerySocket, type QuerySocket } from './query-socket.ts'
+import {
+  answersDir,
+  claimListener,
+  releaseListener,
+  sweepAnswers,
+} from '../engine/adapters/answers-dir.ts'
 
 // What the faces may know of the parts, handed out here so that they never reach past the runtime.
 export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.ts'
@@ -50,6 +57,8 @@ export interface NaviRuntimeOptions {
   env?: Readonly<Record<string, string | undefined>>
   /** Epoch ms; injected by tests. @default Date.now */
   clock?: () => number
+  /** Which face hosts this runtime, as the answer log names it. @default 'cli' */
+  face?: AnswerFace
 }
 
 export interface NaviRuntime {
@@ -130,12 +139,15 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     ...(opts.hidePopover ? { hidePopover: opts.hidePopover } : {}),
     getPmRunning: () => hub.running(),
     log: runtimeLog,
+    face: opts.face ?? 'cli',
+    answerWaitSeconds: () => config.get().config.answering.waitSeconds,
   })
 
   let started = false
   let stopping: Promise<void> | null = null
   let querySocket: QuerySocket | null = null
   const shutdown = async () => {
+    if (live && started) releaseListener(answersDir(paths.naviHome))
     await querySocket?.close()
     offConfig()
     hub.stop()
@@ -178,6 +190,17 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     }
   }
 
+  /** Navi's hook waits for answers from Navi only while a runtime listens (answers-dir.ts). */
+  const listenForAnswers = async (): Promise<void> => {
+    const dir = answersDir(paths.naviHome)
+    try {
+      sweepAnswers(dir, Date.now())
+      await claimListener(dir)
+    } catch (error) {
+      runtimeLog.warn(`${dir}: not listening for answers: ${errorText(error)}`)
+    }
+  }
+
   return {
     paths,
     engine,
@@ -195,6 +218,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       await pm?.start()
       querySocket = await serveQueries()
       await refreshHookHandler()
+      await listenForAnswers()
       return state
     },
     stop() {

@@ -15,9 +15,22 @@
 # always exits 0, whether Navi runs or not, and whatever fails: a hook must never block or fail the agent.
 #
 # NAVI_HOME: the environment variable, else --navi-home <dir> (baked in at install), else ~/.navi.
+#
+# With --answerable (Navi installs it on PermissionRequest only), the handler may wait for the user's
+# answer from Navi (the tray, a browser, `navi answer`), and only when all of these hold: a Navi runtime
+# is listening (its pid in $NAVI_HOME/answers/listener is alive), and the user opted in, for every
+# session (answers/away) or for this one (answers/sessions/<session id>); the file holds the seconds to
+# wait. While it waits, answers/waiting/<request id> holds its pid and deadline. Navi answers by writing
+# answers/<request id>.deny or .allow (the hook's JSON output); the handler takes one by renaming it to
+# .taken (deny first: deny wins over allow), prints it and exits. On the deadline, or when the agent is
+# gone, it prints nothing: the agent's own dialog decides, and nothing is ever approved by default.
 
 home=${NAVI_HOME:-}
-if [ -z "$home" ] && [ "${1:-}" = "--navi-home" ]; then home=${2:-}; fi
+answerable=0
+if [ "${1:-}" = "--navi-home" ]; then
+  [ -n "$home" ] || home=${2:-}
+  [ "${3:-}" = "--answerable" ] && answerable=1
+fi
 [ -n "$home" ] || home="$HOME/.navi"
 case $home in
   "~") home=$HOME ;;
@@ -65,5 +78,58 @@ done
   head -c 262144
 } >"$tmp" 2>/dev/null
 cat >/dev/null 2>&1
-mv -f "$tmp" "$spool/${tmp##*/.new.}.json" 2>/dev/null || rm -f "$tmp" 2>/dev/null
+id=${tmp##*/.new.}
+
+# Seconds to wait for an answer from Navi, or nothing (see the top of this file).
+answer_wait() {
+  answers="$home/answers"
+  listener=
+  read -r listener 2>/dev/null <"$answers/listener" || return 0
+  case $listener in '' | *[!0-9]*) return 0 ;; esac
+  kill -0 "$listener" 2>/dev/null || return 0
+  seconds=
+  if [ -f "$answers/away" ]; then
+    read -r seconds 2>/dev/null <"$answers/away"
+  else
+    # The payload's first session_id (Claude Code and Codex write it first), ids' characters only.
+    sid=$(head -c 4096 "$tmp" 2>/dev/null | sed -n 's/.*"session_id" *: *"\([0-9A-Za-z_-]*\)".*/\1/p' 2>/dev/null | head -n 1)
+    [ -n "$sid" ] && [ -f "$answers/sessions/$sid" ] && read -r seconds 2>/dev/null <"$answers/sessions/$sid"
+  fi
+  case $seconds in '' | *[!0-9]*) return 0 ;; esac
+  [ "$seconds" -gt 600 ] 2>/dev/null && seconds=600
+  echo "$seconds"
+}
+
+seconds=
+[ "$answerable" = 1 ] && seconds=$(answer_wait)
+if [ -z "$seconds" ] || [ "$seconds" -le 0 ] 2>/dev/null; then
+  mv -f "$tmp" "$spool/$id.json" 2>/dev/null || rm -f "$tmp" 2>/dev/null
+  exit 0
+fi
+
+answers="$home/answers"
+waiting="$answers/waiting/$id"
+mkdir -p -m 700 "$answers/waiting" 2>/dev/null
+now=$(date +%s 2>/dev/null) || now=0
+printf '%s %s\n' "$$" "$((now + seconds))" >"$waiting.tmp" 2>/dev/null && mv -f "$waiting.tmp" "$waiting" 2>/dev/null
+trap 'rm -f "$waiting" "$waiting.tmp" 2>/dev/null' EXIT
+trap 'exit 0' HUP INT TERM
+# Navi learns of the request (with its id) once it is waited on.
+mv -f "$tmp" "$spool/$id.json" 2>/dev/null || { rm -f "$tmp" 2>/dev/null; exit 0; }
+
+deadline=$((now + seconds))
+# Four looks a second; the tick count bounds the wait even where `sleep` takes whole seconds only.
+ticks=$((seconds * 4))
+while [ "$ticks" -gt 0 ]; do
+  if mv "$answers/$id.deny" "$answers/$id.taken" 2>/dev/null || mv "$answers/$id.allow" "$answers/$id.taken" 2>/dev/null; then
+    rm -f "$waiting" 2>/dev/null
+    cat "$answers/$id.taken" 2>/dev/null
+    exit 0
+  fi
+  # The agent is gone (answered and moved on, or quit): nothing left to answer.
+  if [ "$claude" -gt 1 ] 2>/dev/null && ! kill -0 "$claude" 2>/dev/null; then break; fi
+  sleep 0.25 2>/dev/null || sleep 1
+  ticks=$((ticks - 1))
+  [ "$now" -gt 0 ] && [ "$(date +%s 2>/dev/null || echo 0)" -ge "$deadline" ] && break
+done
 exit 0

@@ -71,6 +71,17 @@ export const troubleSettingsSchema = z
   })
   .strict()
 
+/** Answering agents from Navi (engine/core/answer-rules.ts, resources/hooks/navi-hook.sh). */
+export const answeringSettingsSchema = z
+  .object({
+    /**
+     * How long Navi's PermissionRequest hook waits for an answer from Navi, when the user opted in (away,
+     * or for that session); then the agent's own dialog decides. At most 10m (the hook caps it).
+     */
+    wait: durationSchema.default('5m'),
+  })
+  .strict()
+
 /** `$NAVI_HOME/config.yaml` as written by the user. */
 export const rawConfigSchema = z
   .object({
@@ -79,6 +90,7 @@ export const rawConfigSchema = z
     poll_interval: durationSchema.default('30s'),
     pm: pmSettingsSchema.default(pmSettingsSchema.parse({})),
     trouble: troubleSettingsSchema.default(troubleSettingsSchema.parse({})),
+    answering: answeringSettingsSchema.default(answeringSettingsSchema.parse({})),
   })
   .strict()
 export type RawConfig = z.infer<typeof rawConfigSchema>
@@ -90,6 +102,8 @@ export interface NaviConfig {
   pollIntervalMs: number
   pm: PmSettings
   trouble: { stalledAfterMs: number; waitingAfterMs: number; repeats: number }
+  /** Whole seconds, 1 to 600. */
+  answering: { waitSeconds: number }
 }
 
 export interface PmSettings {

@@ -118,6 +118,15 @@ export const pendingRequestSchema = z.object({
   description: z.string().nullable(),
   /** Since when it waits. */
   since: z.string().nullable(),
+  /**
+   * The PermissionRequest the hooks told of (its handler's id), which an answer from Navi names; null
+   * when only the transcript shows the call (no hooks, or an older Navi's snapshot).
+   */
+  request_id: z.string().nullable().default(null),
+  /** A digest of the call's input (core/answer-rules.ts `inputDigest`); null when it was too large to keep. */
+  input_digest: z.string().nullable().default(null),
+  /** Until when Navi's hook waits for an answer from Navi; null when it does not wait. */
+  answer_until: z.string().nullable().default(null),
 })
 export type PendingRequest = z.infer<typeof pendingRequestSchema>
 

@@ -111,12 +111,17 @@ describe.skipIf(tmuxMissing)(
           expect(waiting.status_source).toBe(withHooks ? 'hooks' : 'live')
           expect(waiting.tmux_pane).toBe(session.paneId)
           // Exactly what is asked, in the agent's own words too, and since when.
-          expect(waiting.pending_request).toEqual({
+          expect(waiting.pending_request).toMatchObject({
             tool: 'Bash',
             detail: `touch ${outside}`,
             description: 'Create a marker file',
             since: waiting.status_since,
           })
+          // Named so that an answer from Navi can be bound to it, when the hooks told of it.
+          if (withHooks && mode === 'manual') {
+            expect(waiting.pending_request?.request_id).toMatch(/^[A-Za-z0-9]{6,}$/)
+            expect(waiting.pending_request?.input_digest).toMatch(/^[0-9a-f]{16}$/)
+          }
           const state = engine.getState()
           expect(state.projects[0]?.project_dir).toBe(repo.dir)
           expect(state.projects[0]?.attention).toBe('needs_input')

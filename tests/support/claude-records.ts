@@ -44,6 +44,8 @@ export function hookState(now: number, over: Partial<HookSessionState> = {}): Ho
     endReason: null,
     startedAt: at(60),
     taskMoves: [],
+    requestId: null,
+    inputDigest: null,
     ...over,
   }
 }

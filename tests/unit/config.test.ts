@@ -58,7 +58,18 @@ describe('parseConfig', () => {
       pollIntervalMs: 120_000,
       pm: defaultConfig().pm,
       trouble: defaultConfig().trouble,
+      answering: defaultConfig().answering,
     })
+  })
+
+  it("reads the answering wait in whole seconds, within 1 s and the hook's 10 min", () => {
+    expect(defaultConfig().answering).toEqual({ waitSeconds: 300 })
+    const wait = (text: string) => parseConfig(`answering:\n  wait: ${text}\n`, FILE, HOME)
+    expect(wait('90s').config.answering).toEqual({ waitSeconds: 90 })
+    expect(wait('2h').config.answering).toEqual({ waitSeconds: 600 })
+    const bad = wait('soon')
+    expect(bad.errors.map((e) => e.line)).toEqual([2])
+    expect(bad.config.answering).toEqual({ waitSeconds: 300 })
   })
 
   it('reads the trouble thresholds, and refuses a repeat count below 2', () => {

@@ -6,6 +6,7 @@ import { emptyState, makeEvent, memorySettings, noBriefing } from '../support/co
 function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
   const settings = memorySettings()
   const done = async () => ({ done: true, message: 'ok' })
+  const answering = { listening: false, away: null, sessions: {}, wait_seconds: 300 }
   return {
     'state:get': async () => emptyState(),
     'events:list': async ({ limit }) => ({
@@ -22,6 +23,9 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
     'settings:set': (patch) => settings.set(patch),
     'hooks:install': done,
     'session:focus': done,
+    'session:answer': done,
+    'answering:get': async () => answering,
+    'answering:set': async () => answering,
     'popover:hide': done,
     ...over,
   }

@@ -50,6 +50,8 @@ describe('foldHookLine', () => {
       endReason: null,
       startedAt: start.received_at,
       taskMoves: [],
+    requestId: null,
+    inputDigest: null,
     })
   })
 

@@ -60,8 +60,10 @@ describe('addNaviHooks', () => {
     expect(hooks.PreToolUse).toEqual([
       { matcher: '*', hooks: [{ type: 'command', command, async: true }] },
     ])
+    // The one hook that may wait for an answer from Navi: flagged, with a limit past the handler's.
+    const answerable = command.replace(' # navi-hook', ' --answerable # navi-hook')
     expect(hooks.PermissionRequest).toEqual([
-      { matcher: '*', hooks: [{ type: 'command', command }] },
+      { matcher: '*', hooks: [{ type: 'command', command: answerable, timeout: 630 }] },
     ])
     expect(hooks.Stop).toEqual([{ hooks: [{ type: 'command', command }] }])
     expect(hooks.TaskCompleted).toEqual([{ hooks: [{ type: 'command', command, async: true }] }])
@@ -148,6 +150,7 @@ describe('naviHooksStatus', () => {
       installedEvents: [],
       missingEvents: [...NAVI_HOOK_EVENTS],
       commands: [],
+      staleEvents: [],
     })
     const installed = addNaviHooks(userSettings(), command)
     const hooks = installed.hooks as Record<string, unknown>
@@ -156,6 +159,20 @@ describe('naviHooksStatus', () => {
     expect(status.missingEvents).toEqual(['Stop'])
     expect(status.installedEvents).toHaveLength(NAVI_HOOK_EVENTS.length - 1)
     expect(status.commands).toEqual([command])
+    expect(status.staleEvents).toEqual([])
+  })
+
+  it('names events whose Navi group an older Navi installed (PermissionRequest without --answerable)', () => {
+    const installed = addNaviHooks({}, command)
+    const hooks = installed.hooks as Record<string, unknown>
+    hooks.PermissionRequest = [{ matcher: '*', hooks: [{ type: 'command', command }] }]
+    const status = naviHooksStatus(installed)
+    expect(status.staleEvents).toEqual(['PermissionRequest'])
+    expect(status.commands).toEqual([command])
+    // Installing again brings it up to date, and keeps one Navi entry.
+    const again = addNaviHooks(installed, command)
+    expect(naviHooksStatus(again).staleEvents).toEqual([])
+    expect((again.hooks as Record<string, unknown[]>).PermissionRequest).toHaveLength(1)
   })
 
   it('never throws on odd shapes', () => {

@@ -25,12 +25,18 @@ describe('pendingRequestOf', () => {
       toolName: 'Write',
       toolDetail: '/p/notes.md',
       toolDescription: null,
+      requestId: 'Req0000001',
+      inputDigest: '0123456789abcdef',
     })
+    // With the request's id and digest, which an answer from Navi must name.
     expect(pendingRequestOf(hook, waiting(), SINCE)).toEqual({
       tool: 'Write',
       detail: '/p/notes.md',
       description: null,
       since: SINCE,
+      request_id: 'Req0000001',
+      input_digest: '0123456789abcdef',
+      answer_until: null,
     })
   })
 
@@ -40,6 +46,10 @@ describe('pendingRequestOf', () => {
       detail: 'rm -rf build',
       description: 'Clean the build folder',
       since: SINCE,
+      // Known from the transcript only: nothing Navi could answer.
+      request_id: null,
+      input_digest: null,
+      answer_until: null,
     })
     expect(pendingRequestOf(null, emptyTranscriptSummary('s1', '/t.jsonl'), SINCE)).toBeNull()
   })

@@ -22,7 +22,12 @@ export { parsePort } from './parse-port.ts'
 export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after the URL (or during start-up) stops cleanly.
   const stopSignal = untilStopSignal()
-  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: opts.withPm })
+  const runtime = await createNaviRuntime({
+    paths,
+    mode: 'live',
+    pm: opts.withPm,
+    face: 'browser',
+  })
   const echoErrors = createErrorEcho('navi serve')
   runtime.engine.subscribe((_events, state) => echoErrors(state.errors))
   let server: NaviServer

@@ -48,7 +48,7 @@ export async function drainHookSpool(
       drain.errors.push(`${spoolDir}: ${errorText(error)}`)
     return drain
   }
-  const claimed: { file: string; mtimeMs: number; text: string }[] = []
+  const claimed: { file: string; id: string; mtimeMs: number; text: string }[] = []
   for (const name of names) {
     if (claimed.length >= MAX_PER_DRAIN) break
     const path = join(spoolDir, name)
@@ -67,7 +67,12 @@ export async function drainHookSpool(
     }
     try {
       const { text, stats } = readSpoolFile(file)
-      claimed.push({ file, mtimeMs: stats.mtimeMs, text })
+      claimed.push({
+        file,
+        id: claim.slice(0, claim.indexOf('.json')),
+        mtimeMs: stats.mtimeMs,
+        text,
+      })
     } catch (error) {
       drain.errors.push(`${file}: ${errorText(error)}; removed`)
       removeQuietly(file)
@@ -77,9 +82,10 @@ export async function drainHookSpool(
   // In the order the hooks ran (a file's time is when its handler wrote it).
   claimed.sort((a, b) => a.mtimeMs - b.mtimeMs || a.file.localeCompare(b.file))
   const lines: string[] = []
-  for (const { text, mtimeMs } of claimed) {
+  for (const { text, mtimeMs, id } of claimed) {
     const spool = parseSpoolFile(text)
-    const record = spool ? hookRecord(spool, new Date(Math.round(mtimeMs)).toISOString()) : null
+    const at = new Date(Math.round(mtimeMs)).toISOString()
+    const record = spool ? hookRecord(spool, at, id) : null
     if (record) lines.push(JSON.stringify(record))
     else drain.skipped++
   }

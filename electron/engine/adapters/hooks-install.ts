@@ -228,7 +228,9 @@ export async function hooksStatus(paths: EnginePaths): Promise<HooksStatus> {
   )
   const quotedHandler = shellQuote(files.hookHandler)
   const outdated =
-    status.commands.length > 1 || status.commands.some((cmd) => !cmd.includes(quotedHandler))
+    status.commands.length > 1 ||
+    status.commands.some((cmd) => !cmd.includes(quotedHandler)) ||
+    status.staleEvents.length > 0
   return {
     installed: status.missingEvents.length === 0,
     events: status.installedEvents,

@@ -38,7 +38,10 @@ export function loadRepoMarks(file: string): Map<string, RepoMark> {
 }
 
 /** Replaces the marks atomically; not synced (a cache: losing it costs one git read per repository). */
-export async function saveRepoMarks(file: string, marks: ReadonlyMap<string, RepoMark>): Promise<void> {
+export async function saveRepoMarks(
+  file: string,
+  marks: ReadonlyMap<string, RepoMark>,
+): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const repos = Object.fromEntries(marks)
   await writeFileSafely(file, JSON.stringify({ format: FORMAT, repos }), { fsync: false })

@@ -4,6 +4,7 @@
  * config-yaml.ts, loaded only when there is a file to read (the YAML library is a tenth of a CLI start).
  */
 import { isAbsolute, resolve } from 'node:path'
+import { MAX_ANSWER_WAIT_SECONDS } from './hooks-settings.ts'
 import picomatch from 'picomatch'
 import {
   MIN_POLL_INTERVAL_MS,
@@ -92,6 +93,12 @@ export function normalize(
       stalledAfterMs: duration(['trouble', 'stalled_after'], raw.trouble.stalled_after),
       waitingAfterMs: duration(['trouble', 'waiting_after'], raw.trouble.waiting_after),
       repeats: raw.trouble.repeats,
+    },
+    answering: {
+      waitSeconds: Math.min(
+        MAX_ANSWER_WAIT_SECONDS,
+        Math.max(1, Math.round(duration(['answering', 'wait'], raw.answering.wait) / 1000)),
+      ),
     },
   }
 }

@@ -9,7 +9,8 @@
  *   `compact` start of a known session (auto-compaction happens mid-turn) changes nothing.
  * - `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `PostToolUseFailure`: working. Each refreshes
  *   `lastEventAt`, so a long silence while "working" can be told apart (Esc fires no Stop).
- * - `PermissionRequest`: needs permission; `message` = "Permission needed: <tool> (<command/file>)".
+ * - `PermissionRequest`: needs permission; `message` = "Permission needed: <tool> (<command/file>)";
+ *   its `request_id` and `input_digest` are what an answer from Navi must name (core/answer-rules.ts).
  * - `Notification` `permission_prompt`: needs permission with the notification's message, unless a
  *   PermissionRequest already said so (its message names the tool, so it is kept).
  *   `idle_prompt`: waiting for input. Other notification types change nothing.
@@ -55,6 +56,8 @@ const hookLineSchema = z.object({
   source: capped(100).nullish(),
   agent_id: capped(200).nullish(),
   claude_pid: z.number().int().positive().nullish(),
+  request_id: capped(64).nullish(),
+  input_digest: capped(64).nullish(),
   task_id: capped(200).nullish(),
   task_subject: capped(500).nullish(),
 })
@@ -100,6 +103,8 @@ function emptyState(line: HookLine): HookSessionState {
     endReason: null,
     startedAt: null,
     taskMoves: [],
+    requestId: null,
+    inputDigest: null,
   }
 }
 
@@ -153,7 +158,14 @@ function isTurnFinished(state: HookSessionState | undefined): boolean {
 
 function decide(line: HookLine, prev: HookSessionState | undefined): Change {
   const event = line.hook_event_name
-  const status = { message: null, notificationType: null, ended: false, endReason: null }
+  const status = {
+    message: null,
+    notificationType: null,
+    ended: false,
+    endReason: null,
+    requestId: null,
+    inputDigest: null,
+  }
   const tool = {
     toolName: line.tool_name ?? null,
     toolDetail: line.tool_detail ?? null,
@@ -184,7 +196,13 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     }
   }
   if (event === 'PermissionRequest') {
-    return { ...status, message: permissionMessage(tool.toolName, tool.toolDetail), ...tool }
+    return {
+      ...status,
+      message: permissionMessage(tool.toolName, tool.toolDetail),
+      ...tool,
+      requestId: line.request_id ?? null,
+      inputDigest: line.input_digest ?? null,
+    }
   }
   if (event === 'PermissionDenied') {
     const denial = {

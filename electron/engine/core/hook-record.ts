@@ -7,6 +7,7 @@
  * status fields, capped, and a few words about the tool call of the events that ask about one. A payload
  * cut short (a Write of a large file) is not JSON: its small leading fields are still read.
  */
+import { inputDigest, isRequestId } from './answer-rules.ts'
 import { toolDetail, toolPurpose } from './tool-detail.ts'
 
 /** Top-level string fields kept as they are (capped), with their cap. */
@@ -112,7 +113,12 @@ function cap(value: string, max: number): string {
  * The inbox line for one hook event, or null when the payload names no event or session (not a hook
  * payload). `receivedAt` is when the handler wrote it.
  */
-export function hookRecord(spool: SpoolFile, receivedAt: string): Record<string, unknown> | null {
+export function hookRecord(
+  spool: SpoolFile,
+  receivedAt: string,
+  /** The spool file's name without `.json`: a PermissionRequest's id, which an answer names. */
+  requestId: string | null = null,
+): Record<string, unknown> | null {
   const payload = spool.payload
   if (!payload) return null
   const record: Record<string, unknown> = {}
@@ -129,8 +135,13 @@ export function hookRecord(spool: SpoolFile, receivedAt: string): Record<string,
     const purpose = toolPurpose(payload.tool_input)
     if (purpose) record.tool_description = purpose
   }
+  // An input cut short cannot be shown or digested whole: such a request is not answerable from Navi.
+  const answerable = record.hook_event_name === 'PermissionRequest' && !spool.truncated
   return {
     ...record,
+    ...(answerable && requestId && isRequestId(requestId)
+      ? { request_id: requestId, input_digest: inputDigest(payload.tool_input ?? null) }
+      : {}),
     ...(spool.truncated ? { truncated: true } : {}),
     received_at: receivedAt,
     claude_pid: spool.claudePid,

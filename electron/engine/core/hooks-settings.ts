@@ -93,11 +93,36 @@ export function isNaviEntry(entry: unknown): boolean {
   return isObject(entry) && entry.type === 'command' && isNaviHookCommand(entry.command)
 }
 
+/** The longest the handler waits for an answer from Navi (it caps a longer wait it is given). */
+export const MAX_ANSWER_WAIT_SECONDS = 600
+
+/**
+ * The command with `--answerable`: the handler may wait for the user's answer from Navi (only when
+ * opted in and a Navi listens; see resources/hooks/navi-hook.sh). PermissionRequest only.
+ */
+function answerableCommand(command: string): string {
+  const marker = ` ${NAVI_HOOK_MARKER}`
+  return command.endsWith(marker)
+    ? `${command.slice(0, -marker.length)} --answerable${marker}`
+    : command
+}
+
+/** A Navi command without `--answerable`: one install gives one command, whatever the event. */
+function plainCommand(command: unknown): string {
+  return String(command).replace(` --answerable ${NAVI_HOOK_MARKER}`, ` ${NAVI_HOOK_MARKER}`)
+}
+
 export function naviGroup(event: string, command: string): Json {
-  const hooks = [
-    { type: 'command', command, ...(BACKGROUND_EVENTS.has(event) ? { async: true } : {}) },
-  ]
-  return TOOL_EVENTS.has(event) ? { matcher: '*', hooks } : { hooks }
+  const entry =
+    event === 'PermissionRequest'
+      ? // Claude Code's own limit a little past the handler's, so the handler always ends first.
+        {
+          type: 'command',
+          command: answerableCommand(command),
+          timeout: MAX_ANSWER_WAIT_SECONDS + 30,
+        }
+      : { type: 'command', command, ...(BACKGROUND_EVENTS.has(event) ? { async: true } : {}) }
+  return TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [entry] } : { hooks: [entry] }
 }
 
 /** `true` when the group is exactly the one Navi would add for this event. */
@@ -213,6 +238,8 @@ export interface NaviHooksStatus {
   missingEvents: NaviHookEvent[]
   /** Distinct Navi commands in the settings (more than one means an old install is left over). */
   commands: string[]
+  /** Installed events whose Navi group is not the one this Navi installs (an older Navi's shape). */
+  staleEvents: NaviHookEvent[]
 }
 
 /** Reads Navi's entries out of settings; never throws (an odd shape counts as not installed). */
@@ -220,12 +247,16 @@ export function naviHooksStatus(settings: unknown): NaviHooksStatus {
   const hooks = isObject(settings) && isObject(settings.hooks) ? settings.hooks : {}
   const installedEvents: NaviHookEvent[] = []
   const missingEvents: NaviHookEvent[] = []
+  const staleEvents: NaviHookEvent[] = []
   const commands = new Set<string>()
   for (const event of NAVI_HOOK_EVENTS) {
     const groups = Array.isArray(hooks[event]) ? hooks[event] : []
     const entries = naviEntries(groups)
-    for (const entry of entries) if (isObject(entry)) commands.add(String(entry.command))
+    for (const entry of entries) if (isObject(entry)) commands.add(plainCommand(entry.command))
     ;(entries.length > 0 ? installedEvents : missingEvents).push(event)
+    const command = entries.length === 1 && isObject(entries[0]) ? entries[0].command : null
+    const current = groups.some((group) => isCurrentNaviGroup(group, event, plainCommand(command)))
+    if (entries.length > 0 && !current) staleEvents.push(event)
   }
-  return { installedEvents, missingEvents, commands: [...commands] }
+  return { installedEvents, missingEvents, commands: [...commands], staleEvents }
 }

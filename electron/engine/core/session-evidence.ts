@@ -21,11 +21,23 @@ export function pendingRequestOf(
       detail: hook.toolDetail,
       description: hook.toolDescription ?? null,
       since,
+      request_id: hook.requestId,
+      input_digest: hook.inputDigest,
+      // The runtime fills it in while Navi's hook waits (it knows the handler's marker).
+      answer_until: null,
     }
   }
   const tail = transcript?.tail
   if (tail?.kind === 'tool_pending') {
-    return { tool: tail.toolName, detail: tail.detail, description: tail.description, since }
+    return {
+      tool: tail.toolName,
+      detail: tail.detail,
+      description: tail.description,
+      since,
+      request_id: null,
+      input_digest: null,
+      answer_until: null,
+    }
   }
   return null
 }

@@ -184,6 +184,9 @@ export interface HookSessionState {
   toolDetail: string | null
   /** The agent's own description of that call (core/tool-detail.ts `toolPurpose`). */
   toolDescription: string | null
+  /** The PermissionRequest's id (its spool name) and its input's digest, while it is pending. */
+  requestId: string | null
+  inputDigest: string | null
   /** The last tool call refused without asking (PermissionDenied: auto mode's classifier, dontAsk). */
   lastDenial: PermissionDenial | null
   /** The `claude` process that ran the hook, when the handler could tell. */

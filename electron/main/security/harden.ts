@@ -52,7 +52,9 @@ export function hardenWebContents(contents: WebContents, options: HardenWebConte
     ((url: string) =>
       void shell
         .openExternal(url)
-        .catch((error: unknown) => console.error(`navi: opening a link failed: ${errorText(error)}`)))
+        .catch((error: unknown) =>
+          console.error(`navi: opening a link failed: ${errorText(error)}`),
+        ))
   const openIfAllowed = (url: string) => {
     if (isAllowedExternalLink(url, allowHosts)) openExternal(url)
   }

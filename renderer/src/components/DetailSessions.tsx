@@ -1,6 +1,7 @@
 import type { Session } from '../../../shared/schemas/session.ts'
 import { relativeTime, sessionStatusLabel, singleLine } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
+import { RequestAnswer } from './RequestAnswer.tsx'
 
 /** A project's sessions, live ones first, with "Go to session" where the session runs in tmux. */
 export function DetailSessions({ sessions, now }: { sessions: Session[]; now: number }) {
@@ -42,21 +43,7 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
               {singleLine(s.status_reason)}
             </div>
           )}
-          {s.pending_request && s.status === 'needs_permission' && (
-            <div className="detail-request" data-testid="pending-request">
-              {s.pending_request.description && (
-                <span className="detail-request-words">
-                  “{singleLine(s.pending_request.description)}”
-                </span>
-              )}
-              {s.pending_request.since && (
-                <span className="muted nowrap">
-                  {' '}
-                  asked {relativeTime(now, s.pending_request.since)}
-                </span>
-              )}
-            </div>
-          )}
+          <RequestAnswer session={s} now={now} />
           {s.trouble && s.status !== 'ended' && (
             <div
               className="detail-trouble"

@@ -1,7 +1,8 @@
 import { useProjectsStore } from '../store/projects-store.ts'
 import { useUiStore } from '../store/ui-store.ts'
+import { AwayToggle } from './AwayToggle.tsx'
 
-/** The title bar: how many projects wait on you, and the gear that opens Settings. */
+/** The title bar: how many projects wait on you, the away switch, and the gear that opens Settings. */
 export function Header() {
   const waiting = useProjectsStore(
     (s) => s.state?.projects.filter((p) => p.attention === 'needs_input').length ?? 0,
@@ -17,6 +18,7 @@ export function Header() {
           {waiting} need{waiting === 1 ? 's' : ''} input
         </span>
       )}
+      <AwayToggle />
       <button
         type="button"
         className={`icon-button${settingsOpen ? ' icon-button--on' : ''}`}

@@ -1,12 +1,14 @@
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import {
   currentTaskList,
+  isAnswerable,
   relativeTime,
   sessionStatusLabel,
   singleLine,
 } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { TaskMark } from './TaskMark.tsx'
+import { RequestAnswer } from './RequestAnswer.tsx'
 
 const MAX_TASKS = 6
 const MAX_COMMITS = 3
@@ -26,6 +28,7 @@ export function ProjectExpanded({ project }: { project: ProjectSnapshot }) {
           <span className={`status status--${s.status}`}>{sessionStatusLabel(s.status)}</span>
           {s.status_reason && <span className="muted"> — {singleLine(s.status_reason)}</span>}
           {s.trouble && <span className="expanded-trouble"> ! {singleLine(s.trouble.reason)}</span>}
+          {isAnswerable(s, now) && <RequestAnswer session={s} now={now} />}
         </div>
       ))}
       {list && (

@@ -12,6 +12,7 @@ import { describeEvent } from '../../../shared/event-text.ts'
 import { inertLine } from '../../../shared/text.ts'
 import {
   SESSION_STATUS_LABEL,
+  type Session,
   type SessionStatus,
   type TaskList,
 } from '../../../shared/schemas/session.ts'
@@ -233,4 +234,16 @@ export function resolveCursor(ids: readonly string[], current: string | null): s
 function timeOf(iso: string | null | undefined): number {
   const at = iso ? Date.parse(iso) : NaN
   return Number.isFinite(at) ? at : -Infinity
+}
+
+/** A request Navi's hook holds open now: it can be answered from here. */
+export function isAnswerable(session: Session, now: number): boolean {
+  const pending = session.pending_request
+  return Boolean(
+    session.status === 'needs_permission' &&
+    pending?.request_id &&
+    pending.input_digest &&
+    pending.answer_until &&
+    Date.parse(pending.answer_until) > now,
+  )
 }

@@ -1,0 +1,56 @@
+/** Answering an agent from Navi: what a face sends, and the log line every answer leaves. */
+import { z } from 'zod'
+
+/** An answer to one permission request, naming the request exactly as it was shown. */
+export const sessionAnswerInputSchema = z.object({
+  session_id: z.string().min(1).max(200),
+  /** The pending request's `request_id`, `tool` and `input_digest`, as shown. */
+  request_id: z.string().min(1).max(64),
+  tool: z.string().min(1).max(200),
+  input_digest: z.string().min(1).max(64),
+  decision: z.enum(['allow', 'deny']),
+  /** With a deny: what the agent is told (what to do instead). */
+  message: z.string().max(2000).optional(),
+})
+export type SessionAnswerInput = z.infer<typeof sessionAnswerInputSchema>
+
+/** The face an answer came from. */
+export const answerFaceSchema = z.enum(['tray', 'browser', 'cli'])
+export type AnswerFace = z.infer<typeof answerFaceSchema>
+
+/** One line of `$NAVI_HOME/answers.jsonl`: who answered what, when, how, and what came of it. */
+export const answerRecordSchema = z.object({
+  at: z.string(),
+  session_id: z.string(),
+  session_name: z.string().nullable(),
+  project_dir: z.string().nullable(),
+  request_id: z.string(),
+  tool: z.string(),
+  detail: z.string().nullable(),
+  decision: z.enum(['allow', 'deny']),
+  message: z.string().nullable(),
+  by: answerFaceSchema,
+  /** How it reached the agent: Navi's waiting PermissionRequest hook. */
+  path: z.literal('hook'),
+  /**
+   * `delivered`: the hook took it (and `taken` is what it took: a deny that came first wins);
+   * `queued`: written, not taken yet when Navi stopped looking; `refused`: nothing was written.
+   */
+  outcome: z.enum(['delivered', 'queued', 'refused']),
+  taken: z.enum(['allow', 'deny']).nullable(),
+  reason: z.string().nullable(),
+})
+export type AnswerRecord = z.infer<typeof answerRecordSchema>
+
+/** Whether Navi's hook waits for answers from Navi: for every session (away), or for some. */
+export const answeringStateSchema = z.object({
+  /** A Navi runtime listens (the hook waits only then). */
+  listening: z.boolean(),
+  /** Seconds the hook waits when away; null when not away. */
+  away: z.number().int().nullable(),
+  /** Sessions opted in one by one, with the seconds. */
+  sessions: z.record(z.string(), z.number().int()),
+  /** The configured wait (config.yaml `answering.wait`). */
+  wait_seconds: z.number().int(),
+})
+export type AnsweringState = z.infer<typeof answeringStateSchema>

@@ -1,0 +1,296 @@
+/**
+ * Acceptance: answering a real `claude`'s permission request from Navi, through Navi's waiting
+ * PermissionRequest hook (opt-in: "away"). The claude TUI runs in tmux against the scripted API, with
+ * Navi's hooks installed; a live Navi runtime (as `navi serve` hosts it) listens. Shown: an allow runs the
+ * tool (its effect is on disk) and the session moves on; a deny with a message reaches the agent (it is
+ * in the next request to the API); no answer within the wait leaves the agent's own dialog to decide and
+ * approves nothing, and a late answer is refused; an answer to a request already answered in the
+ * terminal is refused and changes nothing.
+ */
+import { existsSync } from 'node:fs'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Session } from '../../shared/schemas/session.ts'
+import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
+import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
+import { answerLogPath } from '../../electron/runtime/answer-request.ts'
+import {
+  createClaudeEnv,
+  disposeClaudeEnv,
+  hasTmux,
+  killTmuxServer,
+  startClaudeInTmux,
+  TUI_READY,
+  type TmuxClaude,
+} from '../support/claude-driver.ts'
+import { createNaviEnv, runNavi, startNaviWatch } from '../support/navi-cli.ts'
+import { createRepoFixture } from '../support/repo-fixture.ts'
+import { collectToolResults, startScriptedApi, text, toolUse } from '../support/scripted-api.ts'
+import { waitUntil } from '../support/wait.ts'
+
+const tmuxMissing = !hasTmux()
+afterAll(() => killTmuxServer())
+
+const DIALOG = /Do you want to proceed\?/
+
+async function world(label: string, wait: string) {
+  const repo = await createRepoFixture({ prefix: `answer-${label}-` })
+  const api = await startScriptedApi()
+  const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
+  const naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
+  const paths = {
+    naviHome: naviEnv.NAVI_HOME,
+    claudeConfigDir: naviEnv.CLAUDE_CONFIG_DIR,
+    codexHome: naviEnv.CODEX_HOME,
+  }
+  await writeFile(join(paths.naviHome, 'config.yaml'), `answering:\n  wait: ${wait}\n`)
+  await installHooks(paths)
+  claudeEnv.NAVI_HOME = naviEnv.NAVI_HOME
+  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: false, face: 'browser' })
+  await runtime.start()
+  const away = await runtime.handlers['answering:set']({ on: true })
+  expect(away).toMatchObject({ listening: true })
+  const outside = `/tmp/navi-answer-${String(process.pid)}-${label}`
+  await rm(outside, { force: true })
+  let claude: TmuxClaude | null = null
+  const start = async () => {
+    claude = await startClaudeInTmux({
+      cwd: repo.dir,
+      env: claudeEnv,
+      sessionName: `answer-${label}`,
+      // The classic dialog: the user's answer in the terminal is part of the story.
+      args: ['--permission-mode', 'default'],
+    })
+    await claude.waitForScreen(TUI_READY, 30_000)
+    return claude
+  }
+  const cleanup = async () => {
+    await claude?.kill()
+    await runtime.stop()
+    await api.close()
+    await disposeClaudeEnv(claudeEnv)
+    await repo.cleanup()
+    await rm(outside, { force: true })
+    await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
+  }
+  return { repo, api, runtime, outside, start, cleanup }
+}
+
+/** The session once Navi's hook holds its request open (answer_until set). */
+async function heldRequest(runtime: NaviRuntime, dir: string): Promise<Session> {
+  let seen: Session | undefined
+  return waitUntil(
+    async () => {
+      await runtime.engine.refresh()
+      seen = runtime.engine.getSessions().find((s) => s.cwd === dir)
+      return seen?.pending_request?.answer_until ? seen : null
+    },
+    45_000,
+    () => `Navi's hook to hold the request (last seen: ${JSON.stringify(seen?.pending_request)})`,
+    100,
+  )
+}
+
+function answerOf(session: Session, decision: 'allow' | 'deny', message?: string) {
+  const pending = session.pending_request!
+  return {
+    session_id: session.id,
+    request_id: pending.request_id!,
+    tool: pending.tool,
+    input_digest: pending.input_digest!,
+    decision,
+    ...(message ? { message } : {}),
+  }
+}
+
+async function statusOf(runtime: NaviRuntime, id: string): Promise<Session | undefined> {
+  await runtime.engine.refresh()
+  return runtime.engine.getSessions().find((s) => s.id === id)
+}
+
+describe.skipIf(tmuxMissing)(
+  'answering a real claude from Navi (needs tmux; skipped where it is not installed)',
+  () => {
+    it('Allow from Navi: the tool runs, the session moves on, the answer is logged', async () => {
+      const w = await world('allow', '120s')
+      try {
+        w.api.enqueue(toolUse('Bash', { command: `touch ${w.outside}`, description: 'Mark it' }))
+        w.api.enqueue(text('Marked.'))
+        const claude = await w.start()
+        await claude.send('please create the marker file')
+        const session = await heldRequest(w.runtime, w.repo.dir)
+        expect(session.pending_request).toMatchObject({
+          tool: 'Bash',
+          detail: `touch ${w.outside}`,
+        })
+        const result = await w.runtime.handlers['session:answer'](answerOf(session, 'allow'))
+        expect(result.done).toBe(true)
+        await waitUntil(() => existsSync(w.outside), 30_000, 'the tool to run')
+        await waitUntil(
+          async () => (await statusOf(w.runtime, session.id))?.status !== 'needs_permission',
+          30_000,
+          'the session to move on',
+        )
+        const log = (await readFile(answerLogPath(w.runtime.paths), 'utf8')).trim().split('\n')
+        expect(JSON.parse(log.at(-1)!)).toMatchObject({
+          decision: 'allow',
+          by: 'browser',
+          outcome: 'delivered',
+          tool: 'Bash',
+        })
+      } finally {
+        await w.cleanup()
+      }
+    })
+
+    it('Deny with a message: the agent receives the message, and the tool never ran', async () => {
+      const w = await world('deny', '120s')
+      try {
+        w.api.enqueue(toolUse('Bash', { command: `touch ${w.outside}`, description: 'Mark it' }))
+        w.api.enqueue(text('Understood.'))
+        const claude = await w.start()
+        await claude.send('please create the marker file')
+        const session = await heldRequest(w.runtime, w.repo.dir)
+        const reason = 'Use make clean instead'
+        const result = await w.runtime.handlers['session:answer'](answerOf(session, 'deny', reason))
+        expect(result.done).toBe(true)
+        const results = await waitUntil(
+          () => {
+            const found = collectToolResults(w.api.requests)
+            return found.length > 0 ? found : null
+          },
+          30_000,
+          'the tool result in the next request',
+        )
+        expect(JSON.stringify(results)).toContain(reason)
+        expect(existsSync(w.outside)).toBe(false)
+      } finally {
+        await w.cleanup()
+      }
+    })
+
+    it('no answer within the wait: the dialog decides, nothing is approved, a late answer is refused', async () => {
+      const w = await world('timeout', '3s')
+      try {
+        w.api.enqueue(toolUse('Bash', { command: `touch ${w.outside}`, description: 'Mark it' }))
+        const claude = await w.start()
+        await claude.send('please create the marker file')
+        const session = await heldRequest(w.runtime, w.repo.dir)
+        await waitUntil(
+          async () => {
+            const s = await statusOf(w.runtime, session.id)
+            return s?.pending_request && s.pending_request.answer_until === null
+          },
+          30_000,
+          'the hook to stop waiting',
+        )
+        await claude.waitForScreen(DIALOG, 30_000)
+        const late = await w.runtime.handlers['session:answer'](answerOf(session, 'allow'))
+        expect(late.done).toBe(false)
+        expect(late.message).toMatch(/no longer waits/)
+        expect(existsSync(w.outside)).toBe(false)
+        expect((await statusOf(w.runtime, session.id))?.status).toBe('needs_permission')
+      } finally {
+        await w.cleanup()
+      }
+    })
+
+    it('answered in the terminal first: a stale answer from Navi is refused and changes nothing', async () => {
+      const w = await world('stale', '120s')
+      try {
+        w.api.enqueue(toolUse('Bash', { command: `touch ${w.outside}`, description: 'Mark it' }))
+        w.api.enqueue(text('Marked.'))
+        const claude = await w.start()
+        await claude.send('please create the marker file')
+        const session = await heldRequest(w.runtime, w.repo.dir)
+        // The dialog does not wait for Navi's hook: the user at the terminal answers Yes.
+        await claude.waitForScreen(DIALOG, 30_000)
+        // A new dialog ignores keys for a moment (against keys typed for what came before): press
+        // 1 while it is still on screen, until the tool ran.
+        await waitUntil(
+          async () => {
+            if (existsSync(w.outside)) return true
+            if (DIALOG.test(await claude.capture())) await claude.sendKeys('1')
+            return false
+          },
+          30_000,
+          'the tool to run',
+          500,
+        ).catch(async (error: unknown) => {
+          throw new Error(`${String(error)}; screen:\n${await claude.capture()}`)
+        })
+        await waitUntil(
+          async () => (await statusOf(w.runtime, session.id))?.status !== 'needs_permission',
+          30_000,
+          'Navi to see the request answered',
+        )
+        const stale = await w.runtime.handlers['session:answer'](
+          answerOf(session, 'deny', 'too late'),
+        )
+        expect(stale.done).toBe(false)
+        expect(stale.message).toMatch(/no permission request is pending|stale answer/)
+        await waitUntil(() => w.api.requests.length >= 2, 30_000, 'the turn to go on')
+        expect(JSON.stringify(collectToolResults(w.api.requests))).not.toContain('too late')
+      } finally {
+        await w.cleanup()
+      }
+    })
+
+    it('from the terminal: navi away on, navi status shows the held request, navi answer allows it', async () => {
+      const repo = await createRepoFixture({ prefix: 'answer-cli-' })
+      const api = await startScriptedApi()
+      const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
+      const env = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
+      const paths = {
+        naviHome: env.NAVI_HOME,
+        claudeConfigDir: env.CLAUDE_CONFIG_DIR,
+        codexHome: env.CODEX_HOME,
+      }
+      await installHooks(paths)
+      claudeEnv.NAVI_HOME = env.NAVI_HOME
+      const outside = `/tmp/navi-answer-${String(process.pid)}-cli`
+      await rm(outside, { force: true })
+      const watch = await startNaviWatch(env)
+      let claude: TmuxClaude | null = null
+      try {
+        const away = await runNavi(['away', 'on'], env)
+        expect(away.exitCode).toBe(0)
+        expect(away.stdout).toMatch(/^Away: permission requests of every session wait up to 300s/)
+        api.enqueue(toolUse('Bash', { command: `touch ${outside}`, description: 'Mark it' }))
+        api.enqueue(text('Marked.'))
+        claude = await startClaudeInTmux({
+          cwd: repo.dir,
+          env: claudeEnv,
+          sessionName: 'answer-cli',
+          args: ['--permission-mode', 'default'],
+        })
+        await claude.waitForScreen(TUI_READY, 30_000)
+        await claude.send('please create the marker file')
+        const status = await waitUntil(
+          async () => {
+            const out = await runNavi(['status'], env)
+            return /answer: navi answer (\S+) allow\|deny/.exec(out.stdout)
+          },
+          45_000,
+          'navi status to show the held request',
+          250,
+        )
+        const answered = await runNavi(['answer', status[1]!, 'allow'], env)
+        expect(answered.stdout).toMatch(/^allowed Bash \(touch /)
+        expect(answered.exitCode).toBe(0)
+        await waitUntil(() => existsSync(outside), 30_000, 'the tool to run')
+        const again = await runNavi(['answer', status[1]!, 'allow'], env)
+        expect(again.exitCode).toBe(1)
+      } finally {
+        await claude?.kill()
+        await watch.stop()
+        await api.close()
+        await disposeClaudeEnv(claudeEnv)
+        await repo.cleanup()
+        await rm(outside, { force: true })
+        await rm(env.NAVI_HOME, { recursive: true, force: true })
+      }
+    })
+  },
+)
