@@ -47,6 +47,7 @@ function createDecisionLoop(
     getSettings: () => settings,
     isPopoverVisible: () => false,
     show: (spec) => onNotify(spec, performance.now()),
+    withdraw: () => undefined,
   })
   const decideMs: number[] = []
   return {

@@ -77,8 +77,21 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     isPopoverVisible: () => popover.isVisible(),
     onOpenProject: (project) => navigate('project', project),
     onGoToSession: (id) => void handlers['session:focus']({ session_id: id }),
+    // The answer names the request the notification showed: a stale one is refused (and says so).
+    onAnswer: (answer, decision) => {
+      handlers['session:answer']({ ...answer, decision }).then(
+        (result) => {
+          if (!result.done) navigate('project', sessionProject(answer.session_id))
+        },
+        (error: unknown) => console.error('navi: answer failed:', error),
+      )
+    },
     onError: (error) => console.error('navi: notification failed:', error),
   })
+
+  /** The project a session belongs to now, for showing it in the popover. */
+  const sessionProject = (sessionId: string): string | undefined =>
+    engine.getState().projects.find((p) => p.sessions.some((s) => s.id === sessionId))?.name
 
   const onMenuAction = (action: MenuAction) => {
     const actions: Record<MenuAction, () => unknown> = {

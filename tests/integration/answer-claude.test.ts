@@ -15,6 +15,8 @@ import type { Session } from '../../shared/schemas/session.ts'
 import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
 import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
 import { answerLogPath } from '../../electron/runtime/answer-request.ts'
+import type { NotificationSpec } from '../../electron/main/notifications/decide.ts'
+import { createNotificationLoop } from '../../electron/main/notifications/notification-loop.ts'
 import {
   createClaudeEnv,
   disposeClaudeEnv,
@@ -112,8 +114,20 @@ async function statusOf(runtime: NaviRuntime, id: string): Promise<Session | und
 describe.skipIf(tmuxMissing)(
   'answering a real claude from Navi (needs tmux; skipped where it is not installed)',
   () => {
-    it('Allow from Navi: the tool runs, the session moves on, the answer is logged', async () => {
+    it('Allow from Navi: the tool runs, the session moves on, its notification is withdrawn, the answer is logged', async () => {
       const w = await world('allow', '120s')
+      // The tray's notification loop, with a recorder in place of Electron's Notification.
+      const shown: NotificationSpec[] = []
+      const withdrawn: string[] = []
+      const loop = createNotificationLoop({
+        getSettings: () => w.runtime.settings.get(),
+        isPopoverVisible: () => false,
+        show: (spec) => shown.push(spec),
+        withdraw: (tag) => withdrawn.push(tag),
+      })
+      const off = w.runtime.engine.subscribe((events, state) =>
+        loop.handleEvents(events, state.projects),
+      )
       try {
         w.api.enqueue(toolUse('Bash', { command: `touch ${w.outside}`, description: 'Mark it' }))
         w.api.enqueue(text('Marked.'))
@@ -139,7 +153,18 @@ describe.skipIf(tmuxMissing)(
           outcome: 'delivered',
           tool: 'Bash',
         })
+        // The notification held the real call and Allow / Deny for it; answered, it is withdrawn.
+        const asked = shown.find((spec) => spec.tag === `session:${session.id}`)
+        expect(asked?.body).toContain(`Bash: touch ${w.outside}`)
+        expect(asked?.answer?.request_id).toBe(session.pending_request?.request_id)
+        await waitUntil(
+          () => withdrawn.includes(`session:${session.id}`),
+          30_000,
+          'the notification to be withdrawn',
+        )
       } finally {
+        off()
+        loop.stop()
         await w.cleanup()
       }
     })

@@ -18,6 +18,7 @@ function setUp(over: Partial<Settings> = {}, popoverVisible = false) {
     getSettings: () => ({ ...settingsSchema.parse({}), commit_group_window: '30s', ...over }),
     isPopoverVisible: () => popoverVisible,
     show: (spec) => shown.push(spec),
+    withdraw: () => undefined,
     onError: (error) => errors.push(error),
   })
   return { loop, shown, errors }
@@ -64,6 +65,7 @@ it('a failing show is reported and the loop goes on', () => {
       calls++
       throw new Error('no notification server')
     },
+    withdraw: () => undefined,
     onError: (error) => errors.push(error),
   })
   loop.handleEvents([commit('a1')], [])

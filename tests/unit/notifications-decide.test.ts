@@ -214,6 +214,7 @@ describe('single-event notifications', () => {
         title,
         body: describeEvent(event),
         key: expect.any(String),
+        tag: 'session:s1',
       },
     ])
   })

@@ -10,6 +10,7 @@ import { parseDuration } from '../../../shared/duration.ts'
 import { nonBlank as str, plainText } from './plain-text.ts'
 import { BODY_MAX, eventNotification, TITLE_MAX } from './event-notification.ts'
 import { attentionItemKey } from '../../../shared/attention.ts'
+import { reconcileSessionNotes, type SessionNote } from './session-notes.ts'
 
 export type NotificationKind =
   'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention'
@@ -30,6 +31,13 @@ export interface NotificationSpec {
   session?: NotificationSession
   /** Stable identity, e.g. for replacing or deduplicating on the shell side. */
   key: string
+  /**
+   * The one notification of its kind on screen: a new one with the same tag replaces it, and `withdraw`
+   * removes it (a session's request answered anywhere, or the session moved on).
+   */
+  tag?: string
+  /** Allow / Deny actions, bound to the request they were shown for (contract `session:answer`). */
+  answer?: { session_id: string; request_id: string; tool: string; input_digest: string }
 }
 
 export interface AttentionItemInput {
@@ -57,6 +65,8 @@ export interface NotifierState {
   commitGroups: Record<string, CommitGroup>
   /** `attentionItemKey` of every high-priority item of the latest briefing. */
   seenAttention: string[]
+  /** Sessions with a "needs you" notification on screen (session-notes.ts). */
+  sessionNotes: Record<string, SessionNote>
 }
 
 export interface NotifierInput {
@@ -72,11 +82,17 @@ export interface NotifierInput {
 export interface NotifierDecision {
   state: NotifierState
   notifications: NotificationSpec[]
+  /** Tags of notifications to take off the screen (what they asked is answered or over). */
+  withdraw: string[]
   /** When to call `decideNotifications` again (with no events) to flush a commit group; null: nothing pending. */
   nextWakeAt: number | null
 }
 
-export const initialNotifierState = (): NotifierState => ({ commitGroups: {}, seenAttention: [] })
+export const initialNotifierState = (): NotifierState => ({
+  commitGroups: {},
+  seenAttention: [],
+  sessionNotes: {},
+})
 
 /** A notification body has room for a whole command waiting for permission. */
 const SUBJECT_MAX = 72
@@ -144,9 +160,17 @@ export function decideNotifications(state: NotifierState, input: NotifierInput):
       continue
     }
     if (silenced) continue
-    const spec = eventNotification(event, input.projects, toggles)
+    const spec = eventNotification(event, input.projects, toggles, now)
     if (spec) notifications.push(spec)
   }
+  const notes = reconcileSessionNotes({
+    notes: state.sessionNotes,
+    shown: notifications,
+    projects: input.projects,
+    mayShow: !silenced && toggles.needs_human,
+    now,
+  })
+  notifications.push(...notes.replacements)
 
   for (const [project, group] of Object.entries(groups)) {
     if (now >= group.openedAt + windowMs) flush(project)
@@ -167,8 +191,9 @@ export function decideNotifications(state: NotifierState, input: NotifierInput):
 
   const deadlines = Object.values(groups).map((g) => g.openedAt + windowMs)
   return {
-    state: { commitGroups: groups, seenAttention },
+    state: { commitGroups: groups, seenAttention, sessionNotes: notes.notes },
     notifications: dedupeByKey(notifications),
+    withdraw: notes.withdraw,
     nextWakeAt: deadlines.length > 0 ? Math.min(...deadlines) : null,
   }
 }

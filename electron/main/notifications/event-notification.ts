@@ -18,6 +18,7 @@ export function eventNotification(
   event: EngineEvent,
   projects: ProjectSnapshot[],
   toggles: Settings['notifications'],
+  now: number,
 ): NotificationSpec | null {
   const base = { project: event.project, key: `${event.type}:${event.id}` }
   // The body says what happened in the words every face uses (shared/event-text.ts); the title names
@@ -47,15 +48,21 @@ export function eventNotification(
     const reason = str(d.reason) ?? session?.status_reason ?? null
     const what = to === 'needs_permission' ? 'needs your permission' : 'needs input'
     const goTo = goToSession(session)
+    // The request itself, when Navi knows it: the tool and its command or file, in the agent's words.
+    const asked = to === 'needs_permission' && session ? requestBody(session) : null
     return {
       ...base,
       kind: 'needs_human',
       title: plainText(`${event.project}: ${what}`, TITLE_MAX),
-      body: plainText(
-        describeEvent({ ...event, details: { ...d, reason } }, NOTIFICATION_ROOM),
-        BODY_MAX,
-      ),
+      body:
+        asked ??
+        plainText(
+          describeEvent({ ...event, details: { ...d, reason } }, NOTIFICATION_ROOM),
+          BODY_MAX,
+        ),
       ...withGoTo(goTo),
+      ...(event.session ? { tag: sessionTag(event.session) } : {}),
+      ...(session ? answerOf(session, now) : {}),
     }
   }
   if (event.type === 'session_trouble' && toggles.needs_human) {
@@ -69,6 +76,45 @@ export function eventNotification(
     }
   }
   return null
+}
+
+/** The one notification a session that waits on its user has on screen at a time. */
+export const sessionTag = (sessionId: string) => `session:${sessionId}`
+
+/** `<session>: <tool> <command or file>` and, on a line of its own, the agent's own words. */
+export function requestBody(session: Session): string | null {
+  const pending = session.pending_request
+  if (!pending) return null
+  const call = pending.detail ? `${pending.tool}: ${pending.detail}` : pending.tool
+  const words = pending.description ? `\n“${plainText(pending.description, 120)}”` : ''
+  return `${plainText(`${session.name} asks ${call}`, BODY_MAX - words.length)}${words}`
+}
+
+/** Allow / Deny on the notification, while Navi's hook holds the request open. */
+export function answerOf(session: Session, now: number): Pick<NotificationSpec, 'answer'> {
+  const p = session.pending_request
+  if (!p?.request_id || !p.input_digest || !p.answer_until) return {}
+  if (session.status !== 'needs_permission' || Date.parse(p.answer_until) <= now) return {}
+  const answer = { session_id: session.id, request_id: p.request_id, tool: p.tool }
+  return { answer: { ...answer, input_digest: p.input_digest } }
+}
+
+/** The notification of a session whose request changed while it kept waiting (a new one replaces it). */
+export function changedRequestNotification(
+  project: string,
+  session: Session,
+  now: number,
+): NotificationSpec {
+  return {
+    kind: 'needs_human',
+    project,
+    key: `request:${session.id}:${session.pending_request?.request_id ?? session.status_since ?? ''}`,
+    title: plainText(`${project}: needs your permission`, TITLE_MAX),
+    body: requestBody(session) ?? plainText(session.status_reason ?? '', BODY_MAX),
+    ...withGoTo(goToSession(session)),
+    tag: sessionTag(session.id),
+    ...answerOf(session, now),
+  }
 }
 
 /** "Go to session" for a session running in tmux. */

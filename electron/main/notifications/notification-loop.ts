@@ -18,6 +18,8 @@ export interface NotificationLoopDeps {
   getSettings(): Settings
   isPopoverVisible(): boolean
   show(spec: NotificationSpec): void
+  /** Takes the notification with this tag off the screen (see NotificationSpec.tag). */
+  withdraw(tag: string): void
   /** Milliseconds since the epoch. @default Date.now */
   clock?: () => number
   /** A failure while deciding or showing; it never reaches the engine's listener. */
@@ -60,6 +62,13 @@ export function createNotificationLoop(deps: NotificationLoopDeps): Notification
       })
       state = decision.state
       schedule(decision.nextWakeAt)
+      for (const tag of decision.withdraw) {
+        try {
+          deps.withdraw(tag)
+        } catch (error) {
+          deps.onError?.(error)
+        }
+      }
       for (const spec of decision.notifications) {
         try {
           deps.show(spec)

@@ -7,6 +7,7 @@ import type { Settings } from '../../../shared/schemas/settings.ts'
 import type { NotificationSpec } from './decide.ts'
 import { createNotificationLoop, type NotificationLoop } from './notification-loop.ts'
 import { notificationBody } from './plain-text.ts'
+import { notificationActions } from './notifier-actions.ts'
 
 export interface NotifierDeps {
   getSettings(): Settings
@@ -15,6 +16,8 @@ export interface NotifierDeps {
   onOpenProject(project: string): void
   /** The "Go to session" action (macOS only; offered only for sessions in tmux). */
   onGoToSession(sessionId: string): void
+  /** Allow / Deny (macOS only; offered while Navi's hook holds the request open). */
+  onAnswer(answer: NonNullable<NotificationSpec['answer']>, decision: 'allow' | 'deny'): void
   /** Milliseconds since the epoch; `Date.now` unless a test says otherwise. */
   clock?: () => number
   /** Failures while deciding or showing a notification; they never reach the engine's listener. */
@@ -26,35 +29,56 @@ export type Notifier = NotificationLoop
 export function createNotifier(deps: NotifierDeps): Notifier {
   // Electron drops the click handlers of a Notification that is garbage collected while still on screen.
   const onScreen = new Set<Notification>()
+  /** The one notification per tag (a session's "needs you"): replaced or withdrawn by tag. */
+  const byTag = new Map<string, Notification>()
+
+  const withdraw = (tag: string) => {
+    const notification = byTag.get(tag)
+    byTag.delete(tag)
+    if (!notification) return
+    onScreen.delete(notification)
+    notification.close()
+  }
 
   const show = (spec: NotificationSpec) => {
     if (!Notification.isSupported()) return
+    if (spec.tag) withdraw(spec.tag)
+    const actions = notificationActions(spec)
     const notification = new Notification({
       title: spec.title,
       body: notificationBody(spec.body, process.platform),
-      actions: spec.session ? [{ type: 'button', text: 'Go to session' }] : [],
+      actions: actions.map(({ text }) => ({ type: 'button' as const, text })),
     })
-    const forget = () => onScreen.delete(notification)
+    const forget = () => {
+      onScreen.delete(notification)
+      if (spec.tag && byTag.get(spec.tag) === notification) byTag.delete(spec.tag)
+    }
     notification.on('click', () => {
       forget()
       deps.onOpenProject(spec.project)
     })
-    notification.on('action', () => {
+    notification.on('action', (_event, index) => {
       forget()
-      if (spec.session) deps.onGoToSession(spec.session.id)
+      const action = actions[index]
+      if (action?.id === 'session' && spec.session) deps.onGoToSession(spec.session.id)
+      if (spec.answer && (action?.id === 'allow' || action?.id === 'deny')) {
+        deps.onAnswer(spec.answer, action.id)
+      }
     })
     notification.on('close', forget)
     notification.on('failed', forget)
     onScreen.add(notification)
+    if (spec.tag) byTag.set(spec.tag, notification)
     notification.show()
   }
 
-  const loop = createNotificationLoop({ ...deps, show })
+  const loop = createNotificationLoop({ ...deps, show, withdraw })
   return {
     ...loop,
     stop() {
       loop.stop()
       onScreen.clear()
+      byTag.clear()
     },
   }
 }
