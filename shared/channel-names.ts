@@ -16,6 +16,7 @@ export const IPC_CHANNEL_NAMES = [
   'hooks:install',
   'session:focus',
   'session:answer',
+  'session:reply',
   'answering:get',
   'answering:set',
   'popover:hide',

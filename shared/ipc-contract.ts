@@ -1,5 +1,9 @@
 import { pmAskResultSchema, pmQuestionSchema } from './schemas/ask.ts'
-import { answeringStateSchema, sessionAnswerInputSchema } from './schemas/answer.ts'
+import {
+  answeringStateSchema,
+  sessionAnswerInputSchema,
+  sessionReplyInputSchema,
+} from './schemas/answer.ts'
 import { z } from 'zod'
 import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
@@ -89,6 +93,8 @@ export const ipcContract = {
    * changed one is refused). Goes through Navi's waiting hook.
    */
   'session:answer': { input: sessionAnswerInputSchema, output: commandResultSchema },
+  /** A reply typed at the prompt of a session that waits on its user (tmux only: checked first). */
+  'session:reply': { input: sessionReplyInputSchema, output: commandResultSchema },
   /** Whether Navi's hook waits for answers from Navi: away (every session) or single sessions. */
   'answering:get': { input: z.void(), output: answeringStateSchema },
   /** Away mode on or off (no session_id), or one session's opt-in. */

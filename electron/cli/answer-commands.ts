@@ -1,7 +1,8 @@
 /**
- * `navi answer <session> allow|deny [--message M] [--request ID]` and `navi away on|off|status [SESSION]`:
- * answering an agent's permission request from the terminal, through Navi's waiting hook, and choosing
- * when that hook waits for Navi at all.
+ * `navi answer <session> allow|deny [--message M] [--request ID]`, `navi reply <session> "…"` and
+ * `navi away on|off|status [SESSION]`: answering an agent's permission request from the terminal
+ * (through Navi's waiting hook, or its tmux pane), replying to an agent that waits, and choosing when
+ * Navi's hook waits for Navi at all.
  */
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import type { AnsweringState } from '../../shared/schemas/answer.ts'
@@ -9,6 +10,7 @@ import type { Session } from '../../shared/schemas/session.ts'
 import { inertLine } from '../../shared/text.ts'
 import { answeringState, answerPermissionRequest, setAnswering } from '../runtime/answer-request.ts'
 import type { EnginePaths } from '../runtime/paths.ts'
+import { replyToSession } from '../runtime/reply-request.ts'
 import { printErr } from './output.ts'
 
 type Print = (json: unknown, text: string) => void
@@ -88,6 +90,29 @@ function fail(print: Print, message: string): number {
   const result: CommandResult = { done: false, message }
   print(result, message)
   return 1
+}
+
+export async function replyCommand(opts: {
+  paths: EnginePaths
+  sessions: () => Promise<Session[]>
+  args: string[]
+  print: Print
+}): Promise<number> {
+  const [ref, ...words] = opts.args
+  const text = words.join(' ').trim()
+  if (!ref || text === '') {
+    printErr('usage: navi reply <session> "what to tell it"')
+    return 2
+  }
+  const sessions = await opts.sessions()
+  const found = findSession(sessions, ref)
+  if ('error' in found) return fail(opts.print, found.error)
+  const result = await replyToSession(
+    { paths: opts.paths, sessions: () => sessions, by: 'cli' },
+    { session_id: found.session.id, text },
+  )
+  opts.print(result, result.message)
+  return result.done ? 0 : 1
 }
 
 export async function awayCommand(opts: {

@@ -50,17 +50,23 @@ export function formatStatus(projects: ProjectSnapshot[], now: number): string {
       out.push(`    ${s.agent} ${clip(s.name, 30)}: ${SESSION_STATUS_LABEL[s.status]}${reason}`)
       const asks = s.pending_request?.description
       if (asks) out.push(`      asks: ${clip(asks, 90)}`)
-      const until = s.pending_request?.answer_until
-      if (until && Date.parse(until) > now) {
-        out.push(
-          `      answer: navi answer ${s.id.slice(0, 8)} allow|deny (held for ${formatLeft(until, now)})`,
-        )
-      }
+      const how = answerableHow(s, now)
+      if (how) out.push(`      answer: navi answer ${s.id.slice(0, 8)} allow|deny (${how})`)
       if (s.trouble) out.push(`      ! ${clip(s.trouble.reason, 90)}`)
     }
     if (p.errors.length > 0) out.push(`    ! ${clip(p.errors[0] ?? '', 90)}`)
   })
   return out.join('\n')
+}
+
+/** How Navi can answer a session's request now, or null when it cannot. */
+function answerableHow(s: Session, now: number): string | null {
+  const p = s.pending_request
+  if (s.status !== 'needs_permission' || !p?.request_id || !p.input_digest) return null
+  if (p.answer_until && Date.parse(p.answer_until) > now) {
+    return `held for ${formatLeft(p.answer_until, now)}`
+  }
+  return s.tmux_pane && s.tmux_socket ? 'typed into its tmux pane' : null
 }
 
 /** Time left until an ISO instant, in whole seconds or minutes. */

@@ -144,6 +144,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return 0
     }
     case 'answer':
+    case 'reply':
     case 'away': {
       const commands = await import('./answer-commands.ts')
       const sessions = async () => (await readOnce(paths, 'sessions:list', { all: false })).sessions
@@ -152,6 +153,7 @@ export async function runCli(argv: string[]): Promise<number> {
         const { message, request } = values
         return commands.answerCommand({ paths, sessions, args, message, request, print })
       }
+      if (command === 'reply') return commands.replyCommand({ paths, sessions, args, print })
       const { loadConfig } = await import('../engine/adapters/config-file.ts')
       const waitSeconds = async () => (await loadConfig(paths)).config.answering.waitSeconds
       return commands.awayCommand({ paths, sessions, args, waitSeconds, print })

@@ -9,7 +9,9 @@ export const USAGE = `usage: navi <command> [options]
   ask "QUESTION" [--json]                  ask the PM (today's events, the projects, its memory)
   answer SESSION allow|deny [--message TEXT] [--request ID]
                                            answer the permission request SESSION waits on, through
-                                           Navi's hook (when it waits: see away); deny tells TEXT
+                                           Navi's hook (when it waits: see away) or its tmux pane;
+                                           deny tells TEXT
+  reply SESSION "TEXT"                      type TEXT at the prompt of a session that waits (tmux)
   away on|off|status [SESSION]             let Navi's hook wait for answers from Navi (answering.wait)
                                            for every session, or for SESSION only
   serve [--port N] [--open] [--no-pm] [--json]

@@ -1,8 +1,10 @@
 /**
  * Answers a session's pending permission request from Navi (the popover, a browser, `navi answer`):
- * checks that the answer names the request the agent waits on now (core/answer-rules.ts), puts it where
- * Navi's waiting hook takes it (adapters/answers-dir.ts), waits a moment to see it taken, and logs every
- * answer, refused ones too, to `$NAVI_HOME/answers.jsonl`.
+ * checks that the answer names the request the agent waits on now (core/answer-rules.ts), then either
+ * puts it where Navi's waiting hook takes it (adapters/answers-dir.ts) and waits a moment to see it
+ * taken, or, when no hook holds the request and the session runs in tmux, types the dialog's key into
+ * its pane once the pane shows that very dialog (adapters/tmux-keys.ts). Every answer, refused ones too,
+ * is logged to `$NAVI_HOME/answers.jsonl`.
  */
 import { join } from 'node:path'
 import type { CommandResult } from '../../shared/ipc-contract.ts'
@@ -25,6 +27,7 @@ import {
   writeAnswer,
 } from '../engine/adapters/answers-dir.ts'
 import { appendDurably } from '../engine/adapters/safe-write.ts'
+import { answerInPane } from '../engine/adapters/tmux-keys.ts'
 import { checkAnswer, hookAnswerOutput, isRequestId } from '../engine/core/answer-rules.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 
@@ -39,6 +42,8 @@ export interface AnswerDeps {
   sessions(): readonly Session[] | Promise<readonly Session[]>
   by: AnswerFace
   log?: Log
+  /** @default adapters/tmux-keys.ts answerInPane */
+  answerInPane?: typeof answerInPane
   now?: () => number
 }
 
@@ -49,6 +54,7 @@ export async function answerPermissionRequest(
   const now = deps.now?.() ?? Date.now()
   const session = (await deps.sessions()).find((s) => s.id === input.session_id) ?? null
   const dir = answersDir(deps.paths.naviHome)
+  let path: AnswerRecord['path'] = 'hook'
   const record = (
     outcome: AnswerRecord['outcome'],
     taken: AnswerRecord['taken'],
@@ -64,7 +70,7 @@ export async function answerPermissionRequest(
     decision: input.decision,
     message: input.message ?? null,
     by: deps.by,
-    path: 'hook',
+    path,
     outcome,
     taken,
     reason,
@@ -79,17 +85,42 @@ export async function answerPermissionRequest(
     return finish(record('refused', null, reason), { done: false, message: reason })
   }
   // Checked before the id names any file: only ids the hook handler makes get that far.
-  const check = isRequestId(input.request_id)
-    ? checkAnswer({
-        pending: session.pending_request,
-        answer: input,
-        waiting: readWaiting(dir, input.request_id),
-        onFile: answerOnFile(dir, input.request_id),
-        now,
-      })
-    : ({ ok: false, reason: 'not a request id Navi gave' } as const)
+  if (!isRequestId(input.request_id)) {
+    const reason = 'not a request id Navi gave'
+    return finish(record('refused', null, reason), { done: false, message: reason })
+  }
+  const waiting = readWaiting(dir, input.request_id)
+  const held = waiting !== null && waiting.alive && waiting.deadlineMs > now
+  const pane = session.tmux_pane && session.tmux_socket
+  // Navi's hook holds the request: the answer goes through it. Else, in tmux: the dialog's key.
+  path = !held && pane ? 'tmux' : 'hook'
+  const check = checkAnswer({
+    pending: session.pending_request,
+    answer: input,
+    waiting,
+    onFile: answerOnFile(dir, input.request_id),
+    now,
+    via: path,
+  })
   if (!check.ok) {
     return finish(record('refused', null, check.reason), { done: false, message: check.reason })
+  }
+  const detail = session.pending_request?.detail
+  const call = detail ? `${input.tool} (${clipText(detail, 80)})` : input.tool
+  const what = `${input.decision === 'allow' ? 'allowed' : 'denied'} ${inertText(call)}`
+  if (path === 'tmux' && session.tmux_pane && session.tmux_socket && session.pending_request) {
+    const typed = await (deps.answerInPane ?? answerInPane)(
+      { socket: session.tmux_socket, pane: session.tmux_pane },
+      session.pending_request,
+      input.decision,
+      input.message,
+    )
+    return typed.done
+      ? finish(record('delivered', input.decision, null), {
+          done: true,
+          message: `${what} in ${inertText(session.name)} (${typed.message})`,
+        })
+      : finish(record('refused', null, typed.message), { done: false, message: typed.message })
   }
   await writeAnswer(
     dir,
@@ -98,9 +129,6 @@ export async function answerPermissionRequest(
     hookAnswerOutput(input.decision, input.message),
   )
   const taken = await awaitTaken(dir, input.request_id, TAKEN_WITHIN_MS)
-  const detail = session.pending_request?.detail
-  const call = detail ? `${input.tool} (${clipText(detail, 80)})` : input.tool
-  const what = `${input.decision === 'allow' ? 'allowed' : 'denied'} ${inertText(call)}`
   if (taken === null) {
     return finish(record('queued', null, null), {
       done: true,

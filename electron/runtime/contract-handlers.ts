@@ -19,6 +19,7 @@ import { presentBriefing, readDismissals, writeDismissals } from '../pm/dismissa
 import { pageEvents } from './events-page.ts'
 import { answeringState, answerPermissionRequest, setAnswering } from './answer-request.ts'
 import type { AnswerFace } from '../../shared/schemas/answer.ts'
+import { replyToSession } from './reply-request.ts'
 import type { Log } from '../../shared/log.ts'
 import type { SettingsStore } from './settings-store.ts'
 
@@ -69,6 +70,18 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
           Date.now(),
         ),
     running: deps.getPmRunning(),
+  })
+
+  /** A cycle first: a request answered in the terminal a moment ago must count as answered. */
+  const freshSessions = async () => {
+    await deps.engine.refresh({ force: false })
+    return deps.engine.getSessions()
+  }
+  const actor = () => ({
+    paths: deps.paths,
+    sessions: freshSessions,
+    by: deps.face ?? ('cli' as const),
+    ...(deps.log ? { log: deps.log } : {}),
   })
 
   return {
@@ -149,20 +162,9 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
       return focus({ socket: session.tmux_socket, pane: session.tmux_pane })
     },
 
-    'session:answer': (input) =>
-      answerPermissionRequest(
-        {
-          paths: deps.paths,
-          // A cycle first: a request answered in the terminal a moment ago must count as answered.
-          sessions: async () => {
-            await deps.engine.refresh({ force: false })
-            return deps.engine.getSessions()
-          },
-          by: deps.face ?? 'cli',
-          ...(deps.log ? { log: deps.log } : {}),
-        },
-        input,
-      ),
+    'session:answer': (input) => answerPermissionRequest(actor(), input),
+
+    'session:reply': (input) => replyToSession(actor(), input),
 
     'answering:get': async () => answeringState(deps.paths, deps.answerWaitSeconds?.() ?? 300),
 

@@ -30,8 +30,11 @@ export const answerRecordSchema = z.object({
   decision: z.enum(['allow', 'deny']),
   message: z.string().nullable(),
   by: answerFaceSchema,
-  /** How it reached the agent: Navi's waiting PermissionRequest hook. */
-  path: z.literal('hook'),
+  /**
+   * How it reached the agent: Navi's waiting PermissionRequest hook, or the dialog's key typed into the
+   * session's tmux pane (after checking the pane shows that very dialog).
+   */
+  path: z.enum(['hook', 'tmux']),
   /**
    * `delivered`: the hook took it (and `taken` is what it took: a deny that came first wins);
    * `queued`: written, not taken yet when Navi stopped looking; `refused`: nothing was written.
@@ -54,3 +57,24 @@ export const answeringStateSchema = z.object({
   wait_seconds: z.number().int(),
 })
 export type AnsweringState = z.infer<typeof answeringStateSchema>
+
+/** A reply typed to an agent that waits on its user (contract `session:reply`). */
+export const sessionReplyInputSchema = z.object({
+  session_id: z.string().min(1).max(200),
+  text: z.string().min(1).max(4000),
+})
+export type SessionReplyInput = z.infer<typeof sessionReplyInputSchema>
+
+/** A reply's line in `$NAVI_HOME/answers.jsonl`. */
+export const replyRecordSchema = z.object({
+  at: z.string(),
+  kind: z.literal('reply'),
+  session_id: z.string(),
+  session_name: z.string().nullable(),
+  text: z.string(),
+  by: answerFaceSchema,
+  path: z.literal('tmux'),
+  outcome: z.enum(['delivered', 'refused']),
+  reason: z.string().nullable(),
+})
+export type ReplyRecord = z.infer<typeof replyRecordSchema>

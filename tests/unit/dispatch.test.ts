@@ -24,6 +24,7 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
     'hooks:install': done,
     'session:focus': done,
     'session:answer': done,
+    'session:reply': done,
     'answering:get': async () => answering,
     'answering:set': async () => answering,
     'popover:hide': done,

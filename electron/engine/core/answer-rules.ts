@@ -51,6 +51,11 @@ export function checkAnswer(opts: {
   waiting: (WaitingMarker & { alive: boolean }) | null
   onFile: AnswerOnFile
   now: number
+  /**
+   * `tmux`: typed into the pane's dialog instead (adapters/tmux-keys.ts checks the screen), so no
+   * handler need wait. @default 'hook'
+   */
+  via?: 'hook' | 'tmux'
 }): AnswerCheck {
   const { pending, answer, waiting, onFile, now } = opts
   if (!pending) return refuse('no permission request is pending in this session')
@@ -62,6 +67,7 @@ export function checkAnswer(opts: {
   if (pending.tool !== answer.tool || pending.input_digest !== answer.input_digest) {
     return refuse('the request changed since it was shown: nothing was answered')
   }
+  if (opts.via === 'tmux') return { ok: true }
   if (onFile === 'taken') return refuse('that request was already answered from Navi')
   if (onFile === 'deny' && answer.decision === 'allow') {
     return refuse('that request was already denied (a deny wins over an allow)')

@@ -90,11 +90,12 @@ export function requestBody(session: Session): string | null {
   return `${plainText(`${session.name} asks ${call}`, BODY_MAX - words.length)}${words}`
 }
 
-/** Allow / Deny on the notification, while Navi's hook holds the request open. */
+/** Allow / Deny on the notification: while Navi's hook holds the request, or in its tmux pane. */
 export function answerOf(session: Session, now: number): Pick<NotificationSpec, 'answer'> {
   const p = session.pending_request
-  if (!p?.request_id || !p.input_digest || !p.answer_until) return {}
-  if (session.status !== 'needs_permission' || Date.parse(p.answer_until) <= now) return {}
+  if (!p?.request_id || !p.input_digest || session.status !== 'needs_permission') return {}
+  const held = p.answer_until !== null && Date.parse(p.answer_until) > now
+  if (!held && !(session.tmux_pane && session.tmux_socket)) return {}
   const answer = { session_id: session.id, request_id: p.request_id, tool: p.tool }
   return { answer: { ...answer, input_digest: p.input_digest } }
 }

@@ -2,6 +2,7 @@ import type { Session } from '../../../shared/schemas/session.ts'
 import { relativeTime, sessionStatusLabel, singleLine } from '../store/selectors.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { RequestAnswer } from './RequestAnswer.tsx'
+import { ReplyBox } from './ReplyBox.tsx'
 
 /** A project's sessions, live ones first, with "Go to session" where the session runs in tmux. */
 export function DetailSessions({ sessions, now }: { sessions: Session[]; now: number }) {
@@ -44,6 +45,7 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
             </div>
           )}
           <RequestAnswer session={s} now={now} />
+          <ReplyBox session={s} />
           {s.trouble && s.status !== 'ended' && (
             <div
               className="detail-trouble"

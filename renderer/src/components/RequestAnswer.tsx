@@ -105,7 +105,8 @@ export function RequestAnswer({ session, now }: { session: Session; now: number 
         </div>
       ) : (
         <div className="muted" data-testid="request-not-answerable">
-          Answer it in its terminal (Navi answers only while its hook waits: navi away on)
+          Answer it in its terminal (Navi answers while its hook holds the request — Away — or in
+          tmux)
         </div>
       )}
     </div>

@@ -236,14 +236,15 @@ function timeOf(iso: string | null | undefined): number {
   return Number.isFinite(at) ? at : -Infinity
 }
 
-/** A request Navi's hook holds open now: it can be answered from here. */
+/**
+ * A request that can be answered from here: Navi's hook holds it now, or the session runs in tmux (its
+ * dialog's key is typed once the pane shows that very dialog). Either way it needs the hooks' request id.
+ */
 export function isAnswerable(session: Session, now: number): boolean {
   const pending = session.pending_request
-  return Boolean(
-    session.status === 'needs_permission' &&
-    pending?.request_id &&
-    pending.input_digest &&
-    pending.answer_until &&
-    Date.parse(pending.answer_until) > now,
-  )
+  if (session.status !== 'needs_permission' || !pending?.request_id || !pending.input_digest) {
+    return false
+  }
+  const held = pending.answer_until !== null && Date.parse(pending.answer_until) > now
+  return held || Boolean(session.tmux_pane && session.tmux_socket)
 }

@@ -1,0 +1,142 @@
+/**
+ * The checks Navi makes on a pane's screen before it types into it (engine/core/tmux-dialog.ts), on
+ * screens as claude 2.1.331 and 2.1.197 drew them in tmux (`capture-pane -p`, observed; shortened rules).
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  dialogShowsRequest,
+  optionFor,
+  readPermissionDialog,
+  readyForInput,
+  typedLine,
+} from '../../electron/engine/core/tmux-dialog.ts'
+import type { PendingRequest } from '../../shared/schemas/session.ts'
+
+const RULE = '╌'.repeat(60)
+const LONG_COMMAND =
+  'echo word000 word001 word002 word003 word004 word005 word006 word007 word008 word009 > /tmp/out/long.txt'
+
+const bash331 = [
+  '❯ please create the marker file',
+  '',
+  '─'.repeat(60),
+  ' Bash command',
+  ' Tip: auto mode handles these prompts for you — choose "switch to auto mode" below',
+  ' Create a marker file',
+  RULE,
+  ' │ echo word000 word001 word002 word003 word004',
+  ' │ word005 word006 word007 word008 word009 >',
+  ' │ /tmp/out/long.txt',
+  RULE,
+  ' Do you want to proceed?',
+  ' ❯ 1. Yes',
+  '   2. Yes, and always allow access to /tmp/out from this project',
+  '   3. Yes, and switch to auto mode · auto mode handles these prompts for you',
+  '   4. No',
+  '',
+  ' Esc to cancel · Tab to amend',
+].join('\n')
+
+const bash197 = [
+  '● Bash(touch /tmp/x/marker.txt)',
+  '  ⎿  Waiting…',
+  '─'.repeat(60),
+  ' Bash command',
+  '   touch /tmp/x/marker.txt',
+  '   Create a marker file',
+  ' Do you want to proceed?',
+  ' ❯ 1. Yes',
+  '   2. Yes, and always allow access to x/ from this project',
+  '   3. No',
+  ' Esc to cancel · Tab to amend · ctrl+e to explain',
+].join('\n')
+
+const write331 = [
+  ' Create file',
+  ' inter.md',
+  RULE,
+  '  1 # hi',
+  RULE,
+  ' Do you want to create inter.md?',
+  ' ❯ 1. Yes',
+  '   2. Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)',
+  '   3. No',
+  '',
+  ' Esc to cancel · Tab to amend',
+].join('\n')
+
+const idle331 = [
+  '● Marked.',
+  '',
+  '─'.repeat(60),
+  '❯ ',
+  '─'.repeat(60),
+  '  ⏸ manual mode on · ? for shortcuts',
+].join('\n')
+
+const request = (tool: string, detail: string): PendingRequest => ({
+  tool,
+  detail,
+  description: null,
+  since: null,
+  request_id: 'Req0000001',
+  input_digest: '0123456789abcdef',
+  answer_until: null,
+})
+
+describe('readPermissionDialog', () => {
+  it('reads the 2.1.331 dialog: question, options, the wrapped command rejoined', () => {
+    const dialog = readPermissionDialog(bash331)
+    expect(dialog?.question).toBe('Do you want to proceed?')
+    expect(dialog?.options.map((o) => o.n)).toEqual([1, 2, 3, 4])
+    expect(dialogShowsRequest(dialog!, request('Bash', LONG_COMMAND))).toBe(true)
+    expect(optionFor(dialog!, 'allow')).toBe(1)
+    expect(optionFor(dialog!, 'deny')).toBe(4)
+  })
+
+  it('reads the 2.1.197 dialog (three options) and a Write dialog (the file by its base name)', () => {
+    const old = readPermissionDialog(bash197)!
+    expect(dialogShowsRequest(old, request('Bash', 'touch /tmp/x/marker.txt'))).toBe(true)
+    expect(optionFor(old, 'deny')).toBe(3)
+    const write = readPermissionDialog(write331)!
+    expect(dialogShowsRequest(write, request('Write', '/home/u/proj/inter.md'))).toBe(true)
+    expect(optionFor(write, 'allow')).toBe(1)
+    expect(optionFor(write, 'deny')).toBe(3)
+  })
+
+  it('refuses a dialog for another call, and a request Navi knows too little of', () => {
+    const dialog = readPermissionDialog(bash331)!
+    expect(dialogShowsRequest(dialog, request('Bash', 'rm -rf /'))).toBe(false)
+    expect(dialogShowsRequest(dialog, request('Bash', ''))).toBe(false)
+    expect(dialogShowsRequest(dialog, request('Bash', 'ec'))).toBe(false)
+    // A detail Navi cut short matches up to the cut.
+    expect(dialogShowsRequest(dialog, request('Bash', 'echo word000 word001 word0…'))).toBe(true)
+  })
+
+  it('sees no dialog on a prompt, or one not fully drawn (no footer yet)', () => {
+    expect(readPermissionDialog(idle331)).toBeNull()
+    expect(readPermissionDialog(bash331.split('\n').slice(0, -2).join('\n'))).toBeNull()
+  })
+
+  it('takes the last question on screen: a command that prints the question is not the dialog', () => {
+    const tricky = ['  ⎿  Do you want to proceed?', '  ⎿  1. Yes', bash197].join('\n')
+    expect(readPermissionDialog(tricky)?.options).toHaveLength(3)
+  })
+})
+
+describe('readyForInput', () => {
+  it('is true at the prompt, false on a dialog or while a turn runs', () => {
+    expect(readyForInput(idle331)).toBe(true)
+    expect(readyForInput(bash331)).toBe(false)
+    expect(readyForInput(`${idle331}\n  esc to interrupt`)).toBe(false)
+    expect(readyForInput('')).toBe(false)
+  })
+})
+
+describe('typedLine', () => {
+  it('keeps a reply to one line with no control character (no early Enter, no escape)', () => {
+    expect(typedLine('  use\nmake clean\r\u001b[2J\u0003 please ')).toBe(
+      'use make clean [2J please',
+    )
+  })
+})
