@@ -46,6 +46,7 @@ export function hookState(now: number, over: Partial<HookSessionState> = {}): Ho
     taskMoves: [],
     requestId: null,
     inputDigest: null,
+    stopFailure: null,
     ...over,
   }
 }

@@ -52,6 +52,7 @@ describe('foldHookLine', () => {
       taskMoves: [],
     requestId: null,
     inputDigest: null,
+    stopFailure: null,
     })
   })
 

@@ -265,6 +265,7 @@ describe('decideCodexStatus', () => {
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
     branch: null,
     commandStreak: null,
+    turnError: null,
     corruptLines: 0,
     ...over,
   })

@@ -57,6 +57,7 @@ export function emptyCodexRolloutSummary(threadId: string, path: string): CodexR
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
     branch: null,
     commandStreak: null,
+    turnError: null,
     corruptLines: 0,
   }
 }
@@ -106,7 +107,7 @@ export function foldCodexLine(
       summary.cwd ??= asCappedString(payload.cwd, PATH_MAX)
       return
     case 'event_msg':
-      foldEvent(summary, payload)
+      foldEvent(summary, payload, timestamp)
       return
     case 'response_item':
       foldResponseItem(summary, payload, timestamp ?? summary.lastActivity ?? '')
@@ -136,14 +137,20 @@ function sourceName(source: unknown): string | null {
   return asCappedString(Object.keys(source)[0], SHORT_MAX)
 }
 
-function foldEvent(summary: CodexRolloutSummary, event: JsonObject): void {
+function foldEvent(summary: CodexRolloutSummary, event: JsonObject, at: string | null): void {
   switch (event.type) {
     case 'task_started':
       summary.turns++
       summary.inTurn = true
+      summary.turnError = null
       return
     case 'task_complete':
       summary.inTurn = false
+      // 0.169 ends a turn whose API request failed with the error (`unexpected status 401 …`).
+      if (isObject(event.error)) {
+        const message = asCappedString(event.error.message, MESSAGE_MAX) ?? 'the turn failed'
+        summary.turnError = { message, at }
+      }
       summary.lastAgentMessage =
         asCappedString(event.last_agent_message, MESSAGE_MAX) ?? summary.lastAgentMessage
       return

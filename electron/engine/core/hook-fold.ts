@@ -18,7 +18,8 @@
  *   flight, worded like a PermissionRequest; with no call in flight, waiting for input.
  * - `PermissionDenied` (auto mode's classifier or dontAsk refused a call without asking; the agent goes
  *   on): working, and the denial is kept (`lastDenial`) so that it becomes an event.
- * - `Stop`: the turn finished. `StopFailure`: the turn ended on an API error (idle, with the error).
+ * - `Stop`: the turn finished. `StopFailure`: the turn ended on an API error (idle, with the error class
+ *   and the CLI's words about it, kept in `stopFailure` for the trouble rules).
  *   `SessionEnd`: ended, `endReason` = the payload's reason.
  * - `TaskCompleted`: a task move (`taskMoves`, for the task events); the status is left as it was.
  * Answering a permission dialog fires no hook of its own: the next working event (the granted
@@ -58,6 +59,7 @@ const hookLineSchema = z.object({
   claude_pid: z.number().int().positive().nullish(),
   request_id: capped(64).nullish(),
   input_digest: capped(64).nullish(),
+  failure_message: capped(300).nullish(),
   task_id: capped(200).nullish(),
   task_subject: capped(500).nullish(),
 })
@@ -105,6 +107,7 @@ function emptyState(line: HookLine): HookSessionState {
     taskMoves: [],
     requestId: null,
     inputDigest: null,
+    stopFailure: null,
   }
 }
 
@@ -165,6 +168,7 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
     endReason: null,
     requestId: null,
     inputDigest: null,
+    stopFailure: null,
   }
   const tool = {
     toolName: line.tool_name ?? null,
@@ -234,8 +238,10 @@ function decide(line: HookLine, prev: HookSessionState | undefined): Change {
   }
   if (event === 'Stop') return { ...status, ...noTool }
   if (event === 'StopFailure') {
-    const message = line.error ? `turn failed: ${line.error}` : 'turn failed'
-    return { ...status, message, ...noTool }
+    const error = line.error ?? null
+    const words = line.failure_message ?? null
+    const message = `turn failed${error ? `: ${error}` : ''}${words ? ` (${words})` : ''}`
+    return { ...status, message, ...noTool, stopFailure: { error, message: words } }
   }
   if (event === 'SessionEnd') return { ...status, ended: true, endReason: line.reason ?? null }
   return null

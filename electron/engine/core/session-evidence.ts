@@ -3,7 +3,11 @@
  * permission for, the API failure it hit, the shell command it keeps running. Pure.
  */
 import type { ApiFailure, CommandStreak, PendingRequest } from '../../../shared/schemas/session.ts'
-import type { HookSessionState, TranscriptSummary } from './source-records.ts'
+import type {
+  CodexRolloutSummary,
+  HookSessionState,
+  TranscriptSummary,
+} from './source-records.ts'
 import { classifyApiFailure } from './trouble.ts'
 
 /**
@@ -42,8 +46,32 @@ export function pendingRequestOf(
   return null
 }
 
-/** The transcript's last line is a failed API request (retried or given up): the evidence, classed. */
-export function apiFailureOf(transcript: TranscriptSummary | null): ApiFailure | null {
+/**
+ * The failed API request a session is stuck on, classed: the transcript's last line (retried or given
+ * up), else the hooks' StopFailure (the turn ended on an API error).
+ */
+export function apiFailureOf(
+  transcript: TranscriptSummary | null,
+  hook: HookSessionState | null = null,
+): ApiFailure | null {
+  return transcriptFailure(transcript) ?? hookFailure(hook)
+}
+
+function hookFailure(hook: HookSessionState | null): ApiFailure | null {
+  if (hook?.lastEvent !== 'StopFailure' || !hook.stopFailure) return null
+  const { error, message } = hook.stopFailure
+  const words = message ?? error ?? 'the turn failed'
+  return {
+    kind: classifyApiFailure(error, null, `${error ?? ''} ${words}`),
+    message: words,
+    status: null,
+    retrying: false,
+    attempt: null,
+    at: hook.lastEventAt,
+  }
+}
+
+function transcriptFailure(transcript: TranscriptSummary | null): ApiFailure | null {
   const tail = transcript?.tail
   if (tail?.kind === 'api_error') {
     return {
@@ -75,4 +103,22 @@ export function commandStreakOf(
   if (!streak) return null
   const { command, runs, failures, since } = streak
   return { command, runs, failures, since }
+}
+
+/** A Codex turn that ended on an API error (its rollout's `task_complete` error), classed. */
+export function codexFailureOf(
+  rollout: Pick<CodexRolloutSummary, 'turnError' | 'inTurn' | 'lastActivity'>,
+): ApiFailure | null {
+  const error = rollout.turnError
+  if (!error || rollout.inTurn) return null
+  const status = /\bstatus:? (\d{3})\b/.exec(error.message)
+  const code = status ? Number(status[1]) : null
+  return {
+    kind: classifyApiFailure(null, code, error.message),
+    message: error.message,
+    status: code,
+    retrying: false,
+    attempt: null,
+    at: error.at ?? rollout.lastActivity ?? new Date(0).toISOString(),
+  }
 }

@@ -13,7 +13,12 @@ import { claudeTaskLists } from './claude-task-lists.ts'
 import { finishedTurns } from './transcript-turns.ts'
 import { mainTranscriptsById, sideSpendByParent, type SideTranscript } from './side-transcripts.ts'
 import { isoMs } from './iso-ms.ts'
-import { apiFailureOf, commandStreakOf, pendingRequestOf } from './session-evidence.ts'
+import {
+  apiFailureOf,
+  codexFailureOf,
+  commandStreakOf,
+  pendingRequestOf,
+} from './session-evidence.ts'
 
 export interface ClaudeSources {
   /** Main transcripts, `projects/<enc>/<session>.jsonl`. */
@@ -125,7 +130,7 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
         decision.status === 'needs_permission'
           ? pendingRequestOf(hook, transcript, decision.since)
           : null,
-      api_failure: apiFailureOf(transcript),
+      api_failure: apiFailureOf(transcript, hook),
       command_streak: commandStreakOf(transcript),
       // Decided by the cycle, with the configured thresholds (core/trouble.ts).
       trouble: null,
@@ -170,7 +175,7 @@ export function assembleCodexSession(
     transcript_path: rollout.path,
     task_lists: [],
     pending_request: null,
-    api_failure: null,
+    api_failure: codexFailureOf(rollout),
     command_streak: commandStreakOf(rollout),
     trouble: null,
   }

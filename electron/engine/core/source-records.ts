@@ -187,6 +187,8 @@ export interface HookSessionState {
   /** The PermissionRequest's id (its spool name) and its input's digest, while it is pending. */
   requestId: string | null
   inputDigest: string | null
+  /** The turn ended on an API error (StopFailure): its error class and the CLI's words; else null. */
+  stopFailure: { error: string | null; message: string | null } | null
   /** The last tool call refused without asking (PermissionDenied: auto mode's classifier, dontAsk). */
   lastDenial: PermissionDenial | null
   /** The `claude` process that ran the hook, when the handler could tell. */
@@ -216,5 +218,7 @@ export interface CodexRolloutSummary {
   branch: string | null
   /** The shell command run back to back, if the latest calls were one (core/command-streak.ts). */
   commandStreak: CommandStreakRecord | null
+  /** The last turn ended on an error (`task_complete` with `error`: a refused or failed API request). */
+  turnError: { message: string; at: string | null } | null
   corruptLines: number
 }

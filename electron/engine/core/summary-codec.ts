@@ -17,7 +17,7 @@ import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './s
  */
 export const TRANSCRIPT_SUMMARY_VERSION = 7
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
-export const CODEX_SUMMARY_VERSION = 4
+export const CODEX_SUMMARY_VERSION = 5
 
 const nullableString = z.string().nullable()
 
@@ -208,6 +208,7 @@ const codexSummarySchema = z.object({
   tokens: tokenUsageSchema,
   branch: nullableString,
   commandStreak: commandStreakRecordSchema.nullable(),
+  turnError: z.object({ message: z.string(), at: nullableString }).nullable(),
   corruptLines: z.number(),
 })
 
