@@ -123,6 +123,8 @@ async function buildHome(opts: PopoverPaintOptions): Promise<string> {
         { project: 'project-02', priority: 'medium', title: 'Review the open PR' },
       ],
       breadcrumbs: [{ project: 'project-03', message: 'Left off in the resolver' }],
+      suggestions: [],
+      patterns: [],
     },
   })
   return root

@@ -15,6 +15,7 @@ export const IPC_CHANNEL_NAMES = [
   'settings:set',
   'hooks:install',
   'session:focus',
+  'suggestions:list',
   'session:answer',
   'session:reply',
   'answering:get',

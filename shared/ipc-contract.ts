@@ -1,4 +1,5 @@
 import { pmAskResultSchema, pmQuestionSchema } from './schemas/ask.ts'
+import { suggestionSchema } from './schemas/suggestion.ts'
 import {
   answeringStateSchema,
   sessionAnswerInputSchema,
@@ -64,6 +65,8 @@ export const ipcContract = {
   'briefing:get': { input: z.void(), output: briefingViewSchema },
   'settings:get': { input: z.void(), output: settingsSchema },
   'tools:get': { input: z.void(), output: z.array(toolStatusSchema) },
+  /** Navi's rule suggestions and the PM's, with their evidence, less the dismissed ones. */
+  'suggestions:list': { input: z.void(), output: z.array(suggestionSchema) },
   // commands
   'briefing:refresh': { input: z.void(), output: commandResultSchema },
   /** A question to the PM, answered from the day's events, the projects and its memory. */

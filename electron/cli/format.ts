@@ -2,6 +2,7 @@
 import { turnActivityText } from '../../shared/activity-text.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+import type { Suggestion } from '../../shared/schemas/suggestion.ts'
 import type { Session } from '../../shared/schemas/session.ts'
 import { pbiLabel, SESSION_STATUS_LABEL } from '../../shared/labels.ts'
 import type { DoctorOutput } from '../../shared/schemas/cli.ts'
@@ -164,4 +165,13 @@ function table(cells: string[][]): string[] {
       .join('  ')
       .trimEnd(),
   )
+}
+
+/** `navi status`'s suggestions: what to do next and why (Navi's rules and the PM's). */
+export function formatSuggestions(suggestions: readonly Suggestion[]): string {
+  if (suggestions.length === 0) return ''
+  const lines = suggestions.map(
+    (s) => `  ${clip(s.project, 30)}: ${clip(s.title, 80)} (${clip(s.evidence.join('; '), 160)})`,
+  )
+  return `\n\nSuggestions:\n${lines.join('\n')}`
 }

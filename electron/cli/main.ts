@@ -1,13 +1,9 @@
 /** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.mjs calls it. */
 import { parseArgs } from 'node:util'
-import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { parseDuration } from '../../shared/duration.ts'
 import { USAGE } from './usage.ts'
-import type { NaviRuntime } from '../runtime/index.ts'
 import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
-import { askRunningNavi } from '../runtime/query-client.ts'
-import type { QueryChannel } from '../runtime/query-protocol.ts'
-import type { IpcOutput } from '../../shared/ipc-contract.ts'
+import { allEvents, openReader, readOnce } from './reader.ts'
 import { parsePort } from './serve/parse-port.ts'
 import {
   createErrorEcho,
@@ -24,6 +20,7 @@ import {
   formatEvents,
   formatSessions,
   formatStatus,
+  formatSuggestions,
   pmAttentionLine,
 } from './format.ts'
 
@@ -43,6 +40,7 @@ export async function runCli(argv: string[]): Promise<number> {
       open: { type: 'boolean', default: false },
       message: { type: 'string' },
       request: { type: 'string' },
+      snooze: { type: 'string' },
     },
   })
   const [command, sub] = positionals
@@ -55,8 +53,15 @@ export async function runCli(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'status': {
-      const state = await readOnce(paths, 'state:get', undefined)
-      // Only the text says it: the JSON is the engine's state, as the contract defines it.
+      const { reader, answer: state } = await openReader(paths, {
+        channel: 'state:get',
+        input: undefined,
+      })
+      // Only the text says them: the JSON is the engine's state, as the contract defines it.
+      const suggestions = values.json
+        ? []
+        : await reader.read('suggestions:list', undefined).finally(() => reader.close())
+      if (values.json) await reader.close()
       const pmItems = values.json
         ? 0
         : await (await import('../runtime/pm-attention.ts')).pmAttentionCount(paths)
@@ -64,6 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
         state,
         formatStatus(state.projects, Date.now()) +
           errorsFooter(state.errors) +
+          formatSuggestions(suggestions) +
           pmAttentionLine(pmItems),
       )
       return 0
@@ -160,6 +166,10 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case 'usage':
       return (await import('./pm-commands.ts')).usageCommand(paths, print)
+    case 'dismiss': {
+      const { dismissCommand } = await import('./pm-commands.ts')
+      return dismissCommand(paths, positionals.slice(1), values.snooze, print)
+    }
     case 'memory':
       return (await import('./pm-commands.ts')).memoryCommand(paths, sub, positionals[2], print)
     case 'doctor': {
@@ -177,99 +187,6 @@ export async function runCli(argv: string[]): Promise<number> {
     default:
       printErr(`navi: unknown command "${command}"\n\n${USAGE}`)
       return 2
-  }
-}
-
-/** Answers read-only channels, from a running Navi or from a runtime of this process. */
-interface Reader {
-  read<C extends QueryChannel>(
-    channel: C,
-    input: Parameters<NaviRuntime['handlers'][C]>[0],
-  ): Promise<IpcOutput<C>>
-  close(): Promise<void>
-}
-
-/**
- * A reader that asks the Navi running with this home when there is one (it keeps its state current, so
- * the answer costs a socket round trip), else refreshes a read-only runtime of this process once and
- * reads it. Repositories are read with git as a running engine reads them: when their refs or index
- * changed since the last read (any process's: repo-marks.ts) or an agent was active in them since.
- */
-async function openReader<C extends QueryChannel>(
-  paths: EnginePaths,
-  first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
-): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
-  const asked = await askRunningNavi(paths, first.channel, first.input)
-  if (asked.ok) {
-    const remote: Reader = {
-      async read(channel, input) {
-        const next = await askRunningNavi(paths, channel, input)
-        if (next.ok) return next.data
-        throw new Error(`the running Navi stopped answering: ${next.reason}`)
-      },
-      close: async () => undefined,
-    }
-    return { reader: remote, answer: asked.data }
-  }
-  if (asked.reason === 'failed')
-    printErr(`navi: the running Navi did not answer (${asked.message}); reading here instead`)
-  const { createNaviRuntime } = await import('../runtime/index.ts')
-  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
-  const local: Reader = {
-    read(channel, input) {
-      const handler = runtime.handlers[channel] as (
-        i: typeof input,
-      ) => Promise<IpcOutput<typeof channel>>
-      return handler(input)
-    },
-    close: () => runtime.stop(),
-  }
-  try {
-    await runtime.start()
-    return { reader: local, answer: await local.read(first.channel, first.input) }
-  } catch (error) {
-    await runtime.stop()
-    throw error
-  }
-}
-
-/** The answer of one read-only channel (see openReader). */
-async function readOnce<C extends QueryChannel>(
-  paths: EnginePaths,
-  channel: C,
-  input: Parameters<NaviRuntime['handlers'][C]>[0],
-): Promise<IpcOutput<C>> {
-  const { reader, answer } = await openReader(paths, { channel, input })
-  await reader.close()
-  return answer
-}
-
-/** Every page of `events:list`, newest first. */
-async function allEvents(
-  paths: EnginePaths,
-  query: { since: string | undefined; project: string | undefined },
-): Promise<EngineEvent[]> {
-  const pageInput = (before: string | undefined) => ({
-    limit: 1000,
-    ...(before ? { before } : {}),
-    ...(query.since ? { since: query.since } : {}),
-    ...(query.project ? { project: query.project } : {}),
-  })
-  const opened = await openReader(paths, {
-    channel: 'events:list',
-    input: pageInput(undefined),
-  })
-  try {
-    const events: EngineEvent[] = []
-    let page = opened.answer
-    for (;;) {
-      events.push(...page.events)
-      const before = page.events.at(-1)?.timestamp
-      if (!page.has_more || before === undefined) return events
-      page = await opened.reader.read('events:list', pageInput(before))
-    }
-  } finally {
-    await opened.reader.close()
   }
 }
 

@@ -1,5 +1,8 @@
-/** `navi usage` and `navi memory …`: the PM's costs and its memory versions. */
+/** `navi usage`, `navi memory …` and `navi dismiss`: the PM's costs, its memory versions, its items. */
 import type { EnginePaths } from '../runtime/index.ts'
+import { dismissItem } from '../runtime/pm-attention.ts'
+import { parseDuration } from '../../shared/duration.ts'
+import { inertLine } from '../../shared/text.ts'
 import {
   listMemoryVersions,
   readUsage,
@@ -52,5 +55,29 @@ export async function memoryCommand(
     `Restored PM memory from ${result.restored.id}.` +
       (result.undo ? `\nUndo with: navi memory restore ${result.undo.id}` : ''),
   )
+  return 0
+}
+
+/**
+ * `navi dismiss PROJECT "TITLE" [--snooze 1h]`: hides an attention item or a suggestion, as the popover's
+ * ✕ does (for as long as it is listed, or until the snooze ends); it stays hidden across restarts.
+ */
+export async function dismissCommand(
+  paths: EnginePaths,
+  args: string[],
+  snooze: string | undefined,
+  print: Print,
+): Promise<number> {
+  const [project, ...words] = args
+  const title = words.join(' ').trim()
+  const snoozeMs = snooze === undefined ? null : parseDuration(snooze)
+  if (!project || title === '' || (snooze !== undefined && snoozeMs === null)) {
+    printErr('usage: navi dismiss PROJECT "TITLE" [--snooze 1h]')
+    return 2
+  }
+  const until = snoozeMs === null ? null : new Date(Date.now() + snoozeMs).toISOString()
+  await dismissItem(paths, { project, title }, until)
+  const result = { done: true, message: until ? `snoozed until ${until}` : 'dismissed' }
+  print(result, `${result.message}: ${inertLine(project)}: ${inertLine(title)}`)
   return 0
 }

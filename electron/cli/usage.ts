@@ -21,6 +21,7 @@ export const USAGE = `usage: navi <command> [options]
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
   doctor [--json]                          what was found, what is missing, how to fix it
   usage [--json]                           the PM's runs, tokens and cost today and this week
+  dismiss PROJECT "TITLE" [--snooze 1h]   hide an attention item or a suggestion (kept across restarts)
   memory list|restore [VERSION] [--json]   PM memory versions; restore without VERSION undoes the last run
 
 Environment: NAVI_HOME (~/.navi), CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex)`

@@ -16,6 +16,7 @@ import { buildInbox, serializeInbox } from './core/inbox.ts'
 import { runPm, type PmRunResult } from './invoke.ts'
 import { askPm } from './ask.ts'
 import { withDismissal } from './core/dismissals.ts'
+import { ruleSuggestions } from './core/suggestion-rules.ts'
 import {
   presentBriefing,
   pruneDismissalsFile,
@@ -196,7 +197,15 @@ export function createPm(opts: PmOptions): Pm {
     }
     last = result.state
     // A new briefing: dismissals of items it no longer lists are dropped (they are news if they come back).
-    const listed = result.ok ? (result.state.briefing?.output.attention_items ?? []) : null
+    // Suggestions are dismissed the same way: those still suggested (by the PM or Navi's rules) stay so.
+    const output = result.ok ? result.state.briefing?.output : undefined
+    const listed = result.ok
+      ? [
+          ...(output?.attention_items ?? []),
+          ...(output?.suggestions ?? []),
+          ...ruleSuggestions(opts.engine.getState().projects),
+        ]
+      : null
     if (listed) await pruneDismissals(listed)
     const shown = await present(result.state)
     briefingListeners.forEach((listener) => listener(shown, result))

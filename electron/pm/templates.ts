@@ -178,6 +178,10 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   projects: 'One entry per project in current_state.',
   attention_items: 'Only things that need action from the developer.',
   breadcrumbs: 'Where the developer left off, per project.',
+  suggestions:
+    'Proactive next steps (open_pr, resume_project, unblock_session, review_stall), each with the facts from the inbox it rests on. Never act: suggest.',
+  patterns:
+    'Patterns across days, only when the daily digests show them; cite each digest line ("<day> <project>") a pattern rests on.',
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

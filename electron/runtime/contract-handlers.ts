@@ -14,7 +14,8 @@ import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import type { Pm } from '../pm/index.ts'
 import { readCachedBriefing } from '../pm/run-state-files.ts'
-import { withDismissal } from '../pm/core/dismissals.ts'
+import { visibleItems, withDismissal } from '../pm/core/dismissals.ts'
+import { ruleSuggestions } from '../pm/core/suggestion-rules.ts'
 import { presentBriefing, readDismissals, writeDismissals } from '../pm/dismissals-file.ts'
 import { pageEvents } from './events-page.ts'
 import { answeringState, answerPermissionRequest, setAnswering } from './answer-request.ts'
@@ -110,6 +111,16 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
     'settings:get': async () => (await deps.settings.refresh?.()) ?? deps.settings.get(),
 
     'tools:get': () => deps.checkTools(),
+
+    'suggestions:list': async () => {
+      const briefing = (await briefingView()).state.briefing
+      const fromPm = (briefing?.output.suggestions ?? []).map((s) => ({
+        ...s,
+        source: 'pm' as const,
+      }))
+      const all = [...ruleSuggestions(deps.engine.getState().projects), ...fromPm]
+      return visibleItems(all, await readDismissals(files.dismissed, deps.log), Date.now())
+    },
 
     'attention:dismiss': async ({ project, title, snooze_minutes: minutes }) => {
       const until = minutes ? new Date(Date.now() + minutes * 60_000).toISOString() : null

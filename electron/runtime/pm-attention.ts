@@ -3,8 +3,8 @@
  * briefing the last PM run left, without starting the PM.
  */
 import { readCachedBriefing } from '../pm/run-state-files.ts'
-import { visibleItems } from '../pm/core/dismissals.ts'
-import { readDismissals } from '../pm/dismissals-file.ts'
+import { visibleItems, withDismissal } from '../pm/core/dismissals.ts'
+import { readDismissals, writeDismissals } from '../pm/dismissals-file.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 
 /** How many attention items the latest briefing holds and the user did not dismiss; 0 before any. */
@@ -14,4 +14,17 @@ export async function pmAttentionCount(paths: EnginePaths): Promise<number> {
   if (!cached) return 0
   const dismissals = await readDismissals(files.dismissed)
   return visibleItems(cached.output.attention_items, dismissals, Date.now()).length
+}
+
+/**
+ * Hides an attention item or a suggestion (its project and title) for as long as it is listed, or until
+ * `until`; what a running PM shows next reads the same file.
+ */
+export async function dismissItem(
+  paths: EnginePaths,
+  item: { project: string; title: string },
+  until: string | null,
+): Promise<void> {
+  const file = naviFiles(paths).dismissed
+  await writeDismissals(file, withDismissal(await readDismissals(file), item, until))
 }

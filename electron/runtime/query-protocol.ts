@@ -13,7 +13,12 @@ import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 export const QUERY_PROTOCOL = 1
 
 /** What may be asked: reading only. Acting on agents never goes through this socket. */
-export const QUERY_CHANNELS = ['state:get', 'sessions:list', 'events:list'] as const
+export const QUERY_CHANNELS = [
+  'state:get',
+  'sessions:list',
+  'events:list',
+  'suggestions:list',
+] as const
 export type QueryChannel = (typeof QUERY_CHANNELS)[number]
 
 export interface QueryRequest {

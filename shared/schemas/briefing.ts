@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { pmPatternSchema, pmSuggestionSchema } from './suggestion.ts'
 
 /** What the PM returns (the union of seeds 000 and 001), enforced with `--json-schema`. */
 export const pmOutputSchema = z.object({
@@ -26,6 +27,10 @@ export const pmOutputSchema = z.object({
   breadcrumbs: z
     .array(z.object({ project: z.string(), message: z.string(), timestamp: z.string().optional() }))
     .default([]),
+  /** Proactive suggestions with their evidence (optional: an older PM output has none). */
+  suggestions: z.array(pmSuggestionSchema).default([]),
+  /** Patterns across days, each citing the daily digest lines it rests on. */
+  patterns: z.array(pmPatternSchema).default([]),
 })
 export type PmOutput = z.infer<typeof pmOutputSchema>
 

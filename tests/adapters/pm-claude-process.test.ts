@@ -97,7 +97,14 @@ describe('runClaudeProcess', () => {
 
 describe('run files', () => {
   const cached = {
-    output: { briefing: 'b', projects: [], attention_items: [], breadcrumbs: [] },
+    output: {
+      briefing: 'b',
+      projects: [],
+      attention_items: [],
+      breadcrumbs: [],
+      suggestions: [],
+      patterns: [],
+    },
     generated_at: '2026-11-22T10:00:00.000Z',
     trigger: 'commit' as const,
   }

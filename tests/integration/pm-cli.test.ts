@@ -31,6 +31,8 @@ const briefing = (text: string): PmOutput => ({
   projects: [{ name: 'repo', status: 'active', summary: 'moving' }],
   attention_items: [{ project: 'repo', priority: 'high', title: 'Open a PR' }],
   breadcrumbs: [],
+  suggestions: [],
+  patterns: [],
 })
 
 /** The PM's requests are the ones offering StructuredOutput (sessions of the user do not). */

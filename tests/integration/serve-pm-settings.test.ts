@@ -21,6 +21,8 @@ const reply = (text: string): PmOutput => ({
   projects: [],
   attention_items: [],
   breadcrumbs: [],
+  suggestions: [],
+  patterns: [],
 })
 
 const pmModels = (api: ScriptedApi) =>

@@ -109,6 +109,8 @@ describe('createContractHandlers', () => {
           projects: [],
           attention_items: [],
           breadcrumbs: [],
+          suggestions: [],
+          patterns: [],
         },
         generated_at: '2026-11-21T10:00:00.000Z',
         trigger: 'on_demand',

@@ -17,6 +17,7 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
     'briefing:get': async () => ({ state: noBriefing(), running: null }),
     'settings:get': async () => settings.get(),
     'tools:get': async () => [],
+    'suggestions:list': async () => [],
     'briefing:refresh': done,
     'attention:dismiss': done,
     'pm:ask': async ({ question }) => ({ answer: { answer: question, actions: [] }, error: null }),

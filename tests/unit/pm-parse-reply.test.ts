@@ -101,7 +101,13 @@ describe('parsePmReply: success', () => {
   it('fills the defaults of optional lists', () => {
     const minimal = { briefing: 'Quiet day.', projects: [] }
     const reply = parsePmReply(json(envelope({ structured_output: minimal })), 0)
-    expect(reply.ok && reply.output).toEqual({ ...minimal, attention_items: [], breadcrumbs: [] })
+    expect(reply.ok && reply.output).toEqual({
+      ...minimal,
+      attention_items: [],
+      breadcrumbs: [],
+      suggestions: [],
+      patterns: [],
+    })
   })
 })
 

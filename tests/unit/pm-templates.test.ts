@@ -82,6 +82,22 @@ describe('outputJsonSchema', () => {
     ],
     attention_items: [{ project: 'navi', priority: 'high', title: 'Permission pending' }],
     breadcrumbs: [{ project: 'apollo', message: 'left off at the connection resolver' }],
+    suggestions: [
+      {
+        kind: 'open_pr',
+        project: 'apollo',
+        title: 'PBI-8 is done: ready for a PR?',
+        evidence: ['all tasks done', '3 commits ahead'],
+        action: { type: 'open_project', project: 'apollo' },
+      },
+    ],
+    patterns: [
+      {
+        project: 'apollo',
+        statement: 'the third stall on integration tasks this week',
+        cites: ['2026-11-20 apollo', '2026-11-23 apollo', '2026-11-25 apollo'],
+      },
+    ],
   }
 
   it('is a plain JSON object the CLI can take as --json-schema', () => {
@@ -110,7 +126,14 @@ describe('outputJsonSchema', () => {
       ...minimal,
       attention_items: [],
       breadcrumbs: [],
+      suggestions: [],
+      patterns: [],
     })
+    // A pattern must cite at least one digest line.
+    expect(
+      pmOutputSchema.safeParse({ ...valid, patterns: [{ project: 'a', statement: 's', cites: [] }] })
+        .success,
+    ).toBe(false)
     expect(
       pmOutputSchema.safeParse({ ...valid, projects: [{ name: 'x', status: 'busy' }] }).success,
     ).toBe(false)

@@ -130,7 +130,10 @@ export function hookRecord(
   if (typeof record.hook_event_name !== 'string' || typeof record.session_id !== 'string')
     return null
   // A turn that ended on an API error: the CLI's own words about it (`Credit balance is too low`).
-  if (record.hook_event_name === 'StopFailure' && typeof payload.last_assistant_message === 'string') {
+  if (
+    record.hook_event_name === 'StopFailure' &&
+    typeof payload.last_assistant_message === 'string'
+  ) {
     record.failure_message = cap(payload.last_assistant_message, 300)
   }
   if (TOOL_DETAIL_EVENTS.has(record.hook_event_name)) {

@@ -3,11 +3,7 @@
  * permission for, the API failure it hit, the shell command it keeps running. Pure.
  */
 import type { ApiFailure, CommandStreak, PendingRequest } from '../../../shared/schemas/session.ts'
-import type {
-  CodexRolloutSummary,
-  HookSessionState,
-  TranscriptSummary,
-} from './source-records.ts'
+import type { CodexRolloutSummary, HookSessionState, TranscriptSummary } from './source-records.ts'
 import { classifyApiFailure } from './trouble.ts'
 
 /**

@@ -87,9 +87,11 @@ export function readyForInput(screen: string): boolean {
 
 /** Text typed into a prompt as one line: a newline would send it early, control characters do things. */
 export function typedLine(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex -- the control characters are what is removed
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim()
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- the control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+      .replace(/ {2,}/g, ' ')
+      .trim()
+  )
 }

@@ -2,6 +2,7 @@ import { useBriefingStore } from '../store/briefing-store.ts'
 import { AskBox } from './AskBox.tsx'
 import { useAskStore } from '../store/ask-store.ts'
 import { relativeTime, singleLine, sortAttentionItems, updatingText } from '../store/selectors.ts'
+import { SuggestionList } from './SuggestionList.tsx'
 import { useUiStore } from '../store/ui-store.ts'
 
 /** Zone 1: the PM's briefing, what needs attention, and breadcrumbs when you come back. */
@@ -122,6 +123,7 @@ export function BriefingZone() {
             ))}
           </ul>
         )}
+        <SuggestionList />
         {breadcrumbs.length > 0 && (
           <ul className="breadcrumbs" aria-label="While you were away">
             {breadcrumbs.map((b, i) => (

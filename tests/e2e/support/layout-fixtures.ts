@@ -154,6 +154,8 @@ export function richData(now: number): StubData {
                 message: 'You were about to review the resolver before merging.',
               },
             ],
+            suggestions: [],
+            patterns: [],
           },
           generated_at: iso(now, 2),
           trigger: 'task_completed',

@@ -50,6 +50,8 @@ export function pmReply(briefing: string): PmOutput {
       { project: 'beta', priority: 'low', title: 'Skim the notes' },
     ],
     breadcrumbs: [{ project: 'alpha', message: 'Left off in parser.ts' }],
+    suggestions: [],
+    patterns: [],
   }
 }
 
