@@ -1,4 +1,7 @@
-/** The briefing zone as text: prose, attention items by priority, breadcrumbs, age and staleness. */
+/**
+ * The briefing zone as text: prose, attention items by priority, breadcrumbs, the PM's suggestions and
+ * patterns (with the digest lines they cite), age and staleness.
+ */
 import type { PmAnswer } from '../../shared/schemas/ask.ts'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import { clip, formatAgo } from './format.ts'
@@ -31,6 +34,17 @@ export function formatBriefing(state: BriefingState, now: number): string {
   if (output.breadcrumbs.length > 0) lines.push('', 'Where you left off:')
   for (const crumb of output.breadcrumbs) {
     lines.push(`  ${clip(crumb.project, 24)}: ${clip(crumb.message, 100)}`)
+  }
+  if (output.suggestions.length > 0) lines.push('', 'Suggestions:')
+  for (const s of output.suggestions) {
+    const evidence = s.evidence.length > 0 ? ` (${clip(s.evidence.join('; '), 140)})` : ''
+    lines.push(`  ${clip(s.project, 24)}: ${clip(s.title, 80)}${evidence}`)
+  }
+  if (output.patterns.length > 0) lines.push('', 'Patterns:')
+  for (const p of output.patterns) {
+    lines.push(
+      `  ${clip(p.project, 24)}: ${clip(p.statement, 100)} [${clip(p.cites.join(', '), 100)}]`,
+    )
   }
   if (state.claude_missing) lines.push('', state.claude_missing)
   return lines.join('\n')

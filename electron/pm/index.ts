@@ -17,6 +17,8 @@ import { runPm, type PmRunResult } from './invoke.ts'
 import { askPm } from './ask.ts'
 import { withDismissal } from './core/dismissals.ts'
 import { ruleSuggestions } from './core/suggestion-rules.ts'
+import { digestLine } from './core/digests.ts'
+import { updateDigests } from './digests-file.ts'
 import {
   presentBriefing,
   pruneDismissalsFile,
@@ -111,6 +113,17 @@ export function createPm(opts: PmOptions): Pm {
   let layout: Promise<unknown> | null = null
   const ensureLayout = () => (layout ??= ensurePmLayout(opts.paths))
 
+  /** Folds the event log into the daily digests (before its events leave the 24 h log); never throws. */
+  const keepDigests = async () => {
+    try {
+      return await updateDigests(files.digests, await opts.engine.listEvents({}), clock(), log)
+    } catch (error) {
+      log.warn(`daily digests not updated: ${errorText(error)}`)
+      return []
+    }
+  }
+  let digestTimer: ReturnType<typeof setInterval> | null = null
+
   const emitStatus = (status: PmRunStatus) =>
     statusListeners.forEach((listener) => listener(status))
 
@@ -129,6 +142,7 @@ export function createPm(opts: PmOptions): Pm {
       trigger,
       events,
       projects: opts.engine.getState().projects,
+      digestLines: (await keepDigests()).map(digestLine),
     })
     try {
       settings = (await opts.reloadSettings?.()) ?? settings
@@ -241,8 +255,12 @@ export function createPm(opts: PmOptions): Pm {
         onError: (error) => log.error(`PM loop: ${errorText(error)}`),
       })
       unsubscribe = opts.engine.subscribe((events) => loop?.push(events))
+      // Hourly too, so a quiet PM still keeps every day's counts.
+      digestTimer = setInterval(() => void keepDigests(), 3_600_000)
+      digestTimer.unref()
     },
     async stop() {
+      if (digestTimer) clearInterval(digestTimer)
       unsubscribe?.()
       await loop?.stop()
     },

@@ -3,7 +3,7 @@
  * API (it reads and rewrites its memory, then answers with StructuredOutput), and `navi watch` batches a
  * commit and a task completion into exactly one run whose inbox quotes both as data.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { briefingStateSchema, type PmOutput } from '../../shared/schemas/briefing.ts'
@@ -107,6 +107,61 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
     expect(human.exitCode).toBe(1)
     expect(human.stdout).toContain('Nothing happened yet; all quiet.')
     expect(human.stdout).toMatch(/npm install -g @anthropic-ai\/claude-code/)
+  })
+
+  it('navi brief: earlier days reach the PM as daily digests; its patterns cite them, its suggestions show', async () => {
+    const { api, env } = await setUp()
+    const day = (daysAgo: number) => {
+      const d = new Date(Date.now() - daysAgo * 86_400_000)
+      const pad = (n: number) => String(n).padStart(2, '0')
+      return `${String(d.getFullYear())}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+    }
+    const digest = (daysAgo: number, stalls: number) =>
+      JSON.stringify({
+        day: day(daysAgo),
+        project: 'apollo',
+        commits: 2,
+        tasks_done: 1,
+        waits: 0,
+        stalls,
+        turns: 5,
+      })
+    await mkdir(join(env.NAVI_HOME, 'pm'), { recursive: true })
+    await writeFile(
+      join(env.NAVI_HOME, 'pm', 'digests.jsonl'),
+      `${digest(6, 1)}\nnot a digest\n${digest(3, 1)}\n${digest(1, 1)}\n`,
+    )
+    const cites = [1, 3, 6].map((n) => `${day(n)} apollo`)
+    api.enqueue(
+      structured({
+        ...briefing('Apollo keeps stalling.'),
+        suggestions: [
+          {
+            kind: 'review_stall',
+            project: 'apollo',
+            title: 'Split the integration task',
+            evidence: ['stalled three times this week'],
+          },
+        ],
+        patterns: [
+          { project: 'apollo', statement: 'the third stall on integration this week', cites },
+        ],
+      }),
+    )
+    const run = await runNavi(['brief'], env, 120_000)
+    expect(run.exitCode, run.stderr).toBe(0)
+    const sent = inboxOf(pmRequests(api)[0]) as SentInbox & { daily_digests?: string[] }
+    expect(sent.daily_digests).toEqual([
+      `${day(1)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns`,
+      `${day(3)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns`,
+      `${day(6)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns`,
+    ])
+    expect(run.stdout).toContain(
+      'Suggestions:\n  apollo: Split the integration task (stalled three times this week)',
+    )
+    expect(run.stdout).toContain(
+      `Patterns:\n  apollo: the third stall on integration this week [${cites.join(', ')}]`,
+    )
   })
 
   it('navi watch without claude: the PM says how to install it and the engine keeps running', async () => {

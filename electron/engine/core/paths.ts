@@ -49,6 +49,8 @@ export const naviFiles = (p: EnginePaths) => ({
   askHistory: join(p.naviHome, 'pm', 'asks.jsonl'),
   /** Attention items the user dismissed or snoozed (pm/core/dismissals.ts). */
   dismissed: join(p.naviHome, 'pm', 'dismissed.json'),
+  /** One line per project and day, 90 days (pm/core/digests.ts). */
+  digests: join(p.naviHome, 'pm', 'digests.jsonl'),
   lastOutput: join(p.naviHome, 'pm', 'last-output.json'),
   pmSessionId: join(p.naviHome, 'pm', 'session_id'),
   usageLog: join(p.naviHome, 'pm', 'usage.jsonl'),

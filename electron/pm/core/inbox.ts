@@ -41,6 +41,8 @@ export interface Inbox {
   timestamp: string
   trigger: PmTrigger
   data_notice: string
+  /** The projects' daily digests, newest first (patterns across weeks cite these lines). */
+  daily_digests?: string[]
   /** Shown in full, newest first. */
   events_since_last_invocation: InboxEvent[]
   /** The other events, counted; present only when some did not fit in full. */
@@ -61,6 +63,8 @@ export interface BuildInboxInput {
   projects: readonly ProjectSnapshot[]
   /** @default DEFAULT_INBOX_BUDGET_TOKENS; raised to MIN_INBOX_BUDGET_TOKENS if lower. */
   budgetTokens?: number
+  /** Daily digest lines (core/digests.ts), newest first: as many as an eighth of the budget holds. */
+  digestLines?: readonly string[]
 }
 
 /** The inbox as it is sent: compact JSON. Budgets are measured on this text. */
@@ -130,10 +134,12 @@ export function buildInbox(input: BuildInboxInput): Inbox {
   )
   const ranked = rankEvents(input.events)
   const projects = sortByAttention([...input.projects])
+  const digests = linesWithin(input.digestLines ?? [], Math.floor(budget / 8))
   const head = {
     timestamp: new Date(input.now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     trigger: input.trigger,
     data_notice: DATA_NOTICE,
+    ...(digests.length > 0 && { daily_digests: digests }),
   }
   // No more events than this can be shown in full: past it, their own cost alone exceeds the budget.
   let most = 0
@@ -184,8 +190,20 @@ function rankEvents(events: readonly EngineEvent[]): RankedEvent[] {
   ]
 }
 
+/** The first lines whose estimated tokens stay within `tokens`. */
+function linesWithin(lines: readonly string[], tokens: number): string[] {
+  const kept: string[] = []
+  let spent = 0
+  for (const line of lines) {
+    spent += estimateTokens(JSON.stringify(line)) + 1
+    if (spent > tokens) break
+    kept.push(line)
+  }
+  return kept
+}
+
 function assemble(
-  head: Pick<Inbox, 'timestamp' | 'trigger' | 'data_notice'>,
+  head: Pick<Inbox, 'timestamp' | 'trigger' | 'data_notice' | 'daily_digests'>,
   ranked: readonly RankedEvent[],
   full: number,
   grain: SummaryGrain,

@@ -19,6 +19,8 @@ export function BriefingZone() {
   const updating = updatingText(running)
   const attention = briefing ? sortAttentionItems(briefing.output.attention_items) : []
   const breadcrumbs = showBreadcrumbs && briefing ? briefing.output.breadcrumbs : []
+  // An older cached briefing has none (the PM's output schema made them optional).
+  const patterns = briefing?.output.patterns ?? []
 
   return (
     <section className="zone zone--briefing" data-testid="zone-briefing" aria-label="PM briefing">
@@ -124,6 +126,24 @@ export function BriefingZone() {
           </ul>
         )}
         <SuggestionList />
+        {patterns.length > 0 && (
+          <ul className="breadcrumbs" aria-label="Patterns">
+            {patterns.map((p, i) => (
+              <li
+                key={`${p.project}-${i}`}
+                className="breadcrumb"
+                data-testid="pattern"
+                title={singleLine(p.cites.join(', '))}
+              >
+                <span className="breadcrumb-project">{singleLine(p.project)}</span>
+                <span className="breadcrumb-text">
+                  {singleLine(p.statement)}{' '}
+                  <span className="muted">({singleLine(p.cites.join(', '))})</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
         {breadcrumbs.length > 0 && (
           <ul className="breadcrumbs" aria-label="While you were away">
             {breadcrumbs.map((b, i) => (
