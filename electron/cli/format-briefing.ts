@@ -68,7 +68,12 @@ function wrap(text: string, width: number): string {
 export function formatAnswer(answer: PmAnswer): string {
   const lines = [inertBlock(answer.answer.trim())]
   for (const action of answer.actions) {
-    const where = action.kind === 'go_to_session' ? 'session' : 'project'
+    const where =
+      action.kind === 'go_to_session'
+        ? 'session'
+        : action.kind === 'answer_request'
+          ? 'answer with navi answer, session'
+          : 'project'
     lines.push(
       `  → ${clip(action.label, 60)} (${where} ${clip(action.session ?? action.project, 40)})`,
     )

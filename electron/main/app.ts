@@ -86,6 +86,14 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
         (error: unknown) => console.error('navi: answer failed:', error),
       )
     },
+    onReply: (sessionId, text) => {
+      handlers['session:reply']({ session_id: sessionId, text }).then(
+        (result) => {
+          if (!result.done) navigate('project', sessionProject(sessionId))
+        },
+        (error: unknown) => console.error('navi: reply failed:', error),
+      )
+    },
     onError: (error) => console.error('navi: notification failed:', error),
   })
 

@@ -171,7 +171,8 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       answer: async (channel, input) => {
         // A full cycle that starts now: whatever changed before the question is in the answer, even
         // a change a watcher has not told yet (repository watchers wait 75 ms for a burst to end).
-        await engine.refresh({ force: false })
+        // `navi status` asks for the suggestions right after the state, whose cycle just ran.
+        if (channel !== 'suggestions:list') await engine.refresh({ force: false })
         return dispatchCall(handlers, channel, input)
       },
       onError: (message) => runtimeLog.info(message),

@@ -130,6 +130,7 @@ while [ "$ticks" -gt 0 ]; do
   if [ "$claude" -gt 1 ] 2>/dev/null && ! kill -0 "$claude" 2>/dev/null; then break; fi
   sleep 0.25 2>/dev/null || sleep 1
   ticks=$((ticks - 1))
-  [ "$now" -gt 0 ] && [ "$(date +%s 2>/dev/null || echo 0)" -ge "$deadline" ] && break
+  # Whole seconds: past the deadline by more than a second means the wait is over whatever `sleep` did.
+  [ "$now" -gt 0 ] && [ "$(date +%s 2>/dev/null || echo 0)" -gt "$deadline" ] && break
 done
 exit 0

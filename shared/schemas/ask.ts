@@ -13,7 +13,8 @@ export const pmAnswerSchema = z.object({
   actions: z
     .array(
       z.object({
-        kind: z.enum(['open_project', 'go_to_session']),
+        /** `answer_request`: show the session's pending request, where the user allows or denies it. */
+        kind: z.enum(['open_project', 'go_to_session', 'answer_request']),
         project: z.string(),
         session: z.string().optional(),
         label: z.string().max(80),

@@ -54,6 +54,7 @@ describe('loadConfig', () => {
         pollIntervalMs: 45_000,
         pm: defaultConfig().pm,
         trouble: defaultConfig().trouble,
+        answering: defaultConfig().answering,
       },
       errors: [],
       exists: true,

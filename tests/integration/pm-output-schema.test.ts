@@ -32,6 +32,16 @@ const briefing = {
   ],
   attention_items: [{ project: 'navi', priority: 'high', title: 'Permission pending' }],
   breadcrumbs: [{ project: 'apollo', message: 'left off at the connection resolver' }],
+  suggestions: [
+    {
+      kind: 'open_pr',
+      project: 'apollo',
+      title: 'PBI-8 is done: ready for a PR?',
+      evidence: ['5 of 5 tasks done', 'no PR'],
+      action: { type: 'open_project', project: 'apollo' },
+    },
+  ],
+  patterns: [],
 }
 
 async function setUp() {

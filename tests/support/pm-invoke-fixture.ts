@@ -137,6 +137,8 @@ export function sampleOutput(briefing = 'navi shipped a commit; nothing needs yo
     ],
     attention_items: [{ project: 'navi', priority: 'low', title: 'Review the PM tests' }],
     breadcrumbs: [{ project: 'navi', message: 'Left off in invoke.ts' }],
+    suggestions: [],
+    patterns: [],
   }
 }
 

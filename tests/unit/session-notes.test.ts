@@ -127,3 +127,24 @@ describe('a session waiting on a permission request', () => {
     expect(silenced).toMatchObject({ notifications: [], withdraw: ['session:s1'] })
   })
 })
+
+describe('a session waiting for input', () => {
+  it('offers a reply field where Navi can type into its pane (tmux, server known), not elsewhere', () => {
+    const toInput = {
+      ...makeEvent('session_status_change', 'navi', { from: 'working', to: 'waiting_input' }),
+      session: 's1',
+    }
+    const session = (socket: string | null) =>
+      makeSession({ id: 's1', status: 'waiting_input', tmux_pane: '%3', tmux_socket: socket })
+    const inTmux = step(initialNotifierState(), session('/tmp/tmux-1/default'), {
+      events: [toInput],
+    })
+    expect(inTmux.notifications[0]).toMatchObject({
+      reply: { session_id: 's1' },
+      tag: 'session:s1',
+    })
+    expect(inTmux.notifications[0]?.answer).toBeUndefined()
+    const unknownServer = step(initialNotifierState(), session(null), { events: [toInput] })
+    expect(unknownServer.notifications[0]?.reply).toBeUndefined()
+  })
+})

@@ -38,6 +38,8 @@ export interface NotificationSpec {
   tag?: string
   /** Allow / Deny actions, bound to the request they were shown for (contract `session:answer`). */
   answer?: { session_id: string; request_id: string; tool: string; input_digest: string }
+  /** A reply field (macOS), typed at the session's prompt in tmux (contract `session:reply`). */
+  reply?: { session_id: string }
 }
 
 export interface AttentionItemInput {

@@ -63,6 +63,9 @@ export function eventNotification(
       ...withGoTo(goTo),
       ...(event.session ? { tag: sessionTag(event.session) } : {}),
       ...(session ? answerOf(session, now) : {}),
+      ...(to === 'waiting_input' && session?.tmux_pane && session.tmux_socket
+        ? { reply: { session_id: session.id } }
+        : {}),
     }
   }
   if (event.type === 'session_trouble' && toggles.needs_human) {

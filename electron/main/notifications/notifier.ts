@@ -16,8 +16,10 @@ export interface NotifierDeps {
   onOpenProject(project: string): void
   /** The "Go to session" action (macOS only; offered only for sessions in tmux). */
   onGoToSession(sessionId: string): void
-  /** Allow / Deny (macOS only; offered while Navi's hook holds the request open). */
+  /** Allow / Deny (macOS only; offered while Navi's hook holds the request open, or in tmux). */
   onAnswer(answer: NonNullable<NotificationSpec['answer']>, decision: 'allow' | 'deny'): void
+  /** The notification's reply field (macOS only; a session waiting for input, in tmux). */
+  onReply(sessionId: string, text: string): void
   /** Milliseconds since the epoch; `Date.now` unless a test says otherwise. */
   clock?: () => number
   /** Failures while deciding or showing a notification; they never reach the engine's listener. */
@@ -48,6 +50,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       title: spec.title,
       body: notificationBody(spec.body, process.platform),
       actions: actions.map(({ text }) => ({ type: 'button' as const, text })),
+      ...(spec.reply ? { hasReply: true, replyPlaceholder: 'Reply to the session' } : {}),
     })
     const forget = () => {
       onScreen.delete(notification)
@@ -64,6 +67,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       if (spec.answer && (action?.id === 'allow' || action?.id === 'deny')) {
         deps.onAnswer(spec.answer, action.id)
       }
+    })
+    notification.on('reply', (_event, text) => {
+      forget()
+      if (spec.reply && text.trim() !== '') deps.onReply(spec.reply.session_id, text)
     })
     notification.on('close', forget)
     notification.on('failed', forget)

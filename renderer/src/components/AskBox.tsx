@@ -60,6 +60,7 @@ export function AskBox() {
                   className="small-button"
                   data-testid="ask-action"
                   onClick={() =>
+                    // answer_request opens the project, whose detail holds Allow / Deny: the user decides.
                     action.kind === 'go_to_session' && action.session
                       ? void focusSession(action.session)
                       : navigate('project', action.project)
