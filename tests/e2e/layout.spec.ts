@@ -224,6 +224,46 @@ test('an attention item is dismissed or snoozed from its row', async ({ page }) 
   ])
 })
 
+test('suggestions show with their evidence, patterns with the digest lines they cite, all inert', async ({
+  page,
+}) => {
+  await page.setViewportSize(POPOVER)
+  const data = richData(Date.now())
+  data.suggestions = [
+    {
+      kind: 'open_pr',
+      project: 'apollo',
+      title: 'PBI-8 Resolver is done: ready for a PR?',
+      evidence: [
+        'all 5 tasks of PBI-8 Resolver are done',
+        'main is 3 commits ahead of origin/main\u202e',
+        'no pull request is open for main',
+      ],
+      action: { type: 'open_project', project: 'apollo' },
+      source: 'rule',
+    },
+  ]
+  const briefing = data.briefing.state.briefing!
+  briefing.output.patterns = [
+    {
+      project: 'navi',
+      statement: 'third stall on integration tasks this week',
+      cites: ['2026-11-20 navi', '2026-11-24 navi'],
+    },
+  ]
+  await openStubbedPopover(page, data)
+  const suggestion = page.getByTestId('suggestion')
+  await expect(suggestion).toHaveCount(1)
+  await expect(suggestion).toHaveAttribute('data-kind', 'open_pr')
+  await expect(suggestion.getByTestId('suggestion-evidence')).toHaveText(
+    'all 5 tasks of PBI-8 Resolver are done · main is 3 commits ahead of origin/main · no pull request is open for main',
+  )
+  await expect(page.getByTestId('pattern')).toContainText('(2026-11-20 navi, 2026-11-24 navi)')
+  await layoutShot(page, 'suggestions')
+  await suggestion.getByTestId('suggestion-action').click()
+  await expect(page.getByTestId('project-detail')).toHaveAttribute('data-project', 'apollo')
+})
+
 for (const width of [480, 360]) {
   test(`overflow at ${width}px: long names, 30 projects, no sideways scroll`, async ({ page }) => {
     await page.setViewportSize({ width, height: POPOVER.height })

@@ -13,7 +13,7 @@ export function AwayToggle() {
   useEffect(() => {
     let live = true
     void invoke('answering:get', undefined).then((result) => {
-      if (live && result.ok) setState(result.data)
+      if (live && result.ok && typeof result.data?.away !== 'undefined') setState(result.data)
     })
     return () => {
       live = false

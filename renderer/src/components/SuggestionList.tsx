@@ -28,7 +28,8 @@ export function SuggestionList() {
   useEffect(() => {
     let live = true
     void invoke('suggestions:list', undefined).then((result) => {
-      if (live && result.ok) setSuggestions(result.data)
+      // A server that answers nothing usable leaves the list empty rather than the popover broken.
+      if (live && result.ok) setSuggestions(Array.isArray(result.data) ? result.data : [])
     })
     return () => {
       live = false

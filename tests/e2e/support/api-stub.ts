@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Suggestion } from '../../../shared/schemas/suggestion.ts'
 import type { Page } from '@playwright/test'
 import type {
   BriefingView,
@@ -31,6 +32,8 @@ export interface StubData {
   briefing: BriefingView
   settings: Settings
   tools: ToolStatus[]
+  /** `suggestions:list`; none when absent. */
+  suggestions?: Suggestion[]
 }
 
 export interface RecordedCall {
@@ -89,6 +92,14 @@ function installStub(data: StubData): void {
     'briefing:get': () => structuredClone(data.briefing),
     'settings:get': () => data.settings,
     'tools:get': () => data.tools,
+    'suggestions:list': () => data.suggestions ?? [],
+    'answering:get': () => ({ listening: true, away: null, sessions: {}, wait_seconds: 300 }),
+    'answering:set': (input) => ({
+      listening: true,
+      away: (input as { on: boolean }).on ? 300 : null,
+      sessions: {},
+      wait_seconds: 300,
+    }),
     'briefing:refresh': () => ({ done: true, message: 'started' }),
     'attention:dismiss': (input) => {
       // As the runtime does: the briefing is shown without the item from then on.

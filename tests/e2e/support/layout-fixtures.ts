@@ -1,5 +1,9 @@
 /** Fixture data for the popover's layout cases: empty, a realistic day, overflow, and many events. */
-import { engineEventSchema, type EngineEvent, type EventType } from '../../../shared/schemas/event.ts'
+import {
+  engineEventSchema,
+  type EngineEvent,
+  type EventType,
+} from '../../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { settingsSchema } from '../../../shared/schemas/settings.ts'
 import { makeProject } from '../../support/pm-events-fixture.ts'
