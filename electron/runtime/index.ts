@@ -25,6 +25,7 @@ import { openQuerySocket, type QuerySocket } from './query-socket.ts'
 import {
   answersDir,
   claimListener,
+  readOptIn,
   releaseListener,
   sweepAnswers,
 } from '../engine/adapters/answers-dir.ts'
@@ -34,6 +35,9 @@ export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.
 export type { Engine } from '../engine/index.ts'
 export type { Pm } from '../pm/index.ts'
 export { loadExeca } from '../engine/adapters/execa-lazy.ts'
+
+/** How often a live runtime checks that some Navi listens for answers (and listens itself if none). */
+const LISTENER_CHECK_MS = 5_000
 
 export interface NaviRuntimeOptions {
   paths: EnginePaths
@@ -146,7 +150,9 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
   let started = false
   let stopping: Promise<void> | null = null
   let querySocket: QuerySocket | null = null
+  let listenTimer: ReturnType<typeof setInterval> | null = null
   const shutdown = async () => {
+    if (listenTimer) clearInterval(listenTimer)
     if (live && started) releaseListener(answersDir(paths.naviHome))
     await querySocket?.close()
     offConfig()
@@ -200,6 +206,14 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     } catch (error) {
       runtimeLog.warn(`${dir}: not listening for answers: ${errorText(error)}`)
     }
+    // Another Navi that claimed it after this one and has stopped leaves no listener: take it back.
+    listenTimer = setInterval(() => {
+      if (readOptIn(dir).listening) return
+      claimListener(dir).catch((error: unknown) =>
+        runtimeLog.warn(`${dir}: not listening for answers: ${errorText(error)}`),
+      )
+    }, LISTENER_CHECK_MS)
+    listenTimer.unref()
   }
 
   return {
