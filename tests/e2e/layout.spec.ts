@@ -176,6 +176,13 @@ test('a permission request shows what is asked, in the agent’s words, and sinc
   const request = page.getByTestId('pending-request')
   await expect(request).toHaveText('“Run the parser tests again” asked 3m ago')
   await layoutShot(page, 'permission-detail')
+  // One session's requests held for an answer from here (as Away does for all).
+  const hold = page.getByTestId('hold-toggle').first()
+  await expect(hold).toHaveText('Answer its requests here')
+  await hold.click()
+  await expect(hold).toHaveText('Answering its requests here')
+  const holds = (await recordedCalls(page)).filter((c) => c.channel === 'answering:set')
+  expect(holds.map((c) => c.input)).toEqual([{ session_id: expect.any(String), on: true }])
 })
 
 test('a question to the PM: its answer, inert, and the action it offers', async ({ page }) => {

@@ -3,6 +3,7 @@ import { relativeTime, sessionStatusLabel, singleLine } from '../store/selectors
 import { useUiStore } from '../store/ui-store.ts'
 import { RequestAnswer } from './RequestAnswer.tsx'
 import { ReplyBox } from './ReplyBox.tsx'
+import { HoldToggle } from './HoldToggle.tsx'
 
 /** A project's sessions, live ones first, with "Go to session" where the session runs in tmux. */
 export function DetailSessions({ sessions, now }: { sessions: Session[]; now: number }) {
@@ -56,6 +57,7 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
               ! {singleLine(s.trouble.reason)}
             </div>
           )}
+          <HoldToggle session={s} />
         </li>
       ))}
     </ul>

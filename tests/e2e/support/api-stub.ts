@@ -94,12 +94,15 @@ function installStub(data: StubData): void {
     'tools:get': () => data.tools,
     'suggestions:list': () => data.suggestions ?? [],
     'answering:get': () => ({ listening: true, away: null, sessions: {}, wait_seconds: 300 }),
-    'answering:set': (input) => ({
-      listening: true,
-      away: (input as { on: boolean }).on ? 300 : null,
-      sessions: {},
-      wait_seconds: 300,
-    }),
+    'answering:set': (input) => {
+      const { on, session_id: id } = input as { on: boolean; session_id?: string }
+      return {
+        listening: true,
+        away: id === undefined && on ? 300 : null,
+        sessions: id !== undefined && on ? { [id]: 300 } : {},
+        wait_seconds: 300,
+      }
+    },
     'briefing:refresh': () => ({ done: true, message: 'started' }),
     'attention:dismiss': (input) => {
       // As the runtime does: the briefing is shown without the item from then on.
