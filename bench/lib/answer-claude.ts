@@ -5,37 +5,17 @@
  */
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
 import { createNotificationLoop } from '../../electron/main/notifications/notification-loop.ts'
-import { createNaviRuntime } from '../../electron/runtime/index.ts'
-import {
-  createClaudeEnv,
-  disposeClaudeEnv,
-  killTmuxServer,
-  startClaudeInTmux,
-  TUI_READY,
-} from '../../tests/support/claude-driver.ts'
-import { createNaviEnv } from '../../tests/support/navi-cli.ts'
-import { createRepoFixture } from '../../tests/support/repo-fixture.ts'
-import { startScriptedApi, text, toolUse } from '../../tests/support/scripted-api.ts'
+import { createAnswerWorld } from '../../tests/support/answer-world.ts'
+import { killTmuxServer } from '../../tests/support/claude-driver.ts'
+import { text, toolUse } from '../../tests/support/scripted-api.ts'
 import { waitUntil } from '../../tests/support/wait.ts'
 
 export async function measureWithClaude(
   rounds: number,
 ): Promise<{ toNotification: number[]; toEffect: number[] }> {
-  const repo = await createRepoFixture({ prefix: 'answer-bench-' })
-  const api = await startScriptedApi()
-  const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
-  const naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
-  const paths = {
-    naviHome: naviEnv.NAVI_HOME,
-    claudeConfigDir: naviEnv.CLAUDE_CONFIG_DIR,
-    codexHome: naviEnv.CODEX_HOME,
-  }
-  await installHooks(paths)
-  claudeEnv.NAVI_HOME = naviEnv.NAVI_HOME
-  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: false, face: 'tray' })
-  await runtime.start()
+  const world = await createAnswerWorld('bench')
+  const { repo, api, runtime } = world
   await runtime.handlers['answering:set']({ on: true })
   const shown = new Map<string, number>()
   const loop = createNotificationLoop({
@@ -47,16 +27,10 @@ export async function measureWithClaude(
     withdraw: () => undefined,
   })
   const off = runtime.engine.subscribe((events, state) => loop.handleEvents(events, state.projects))
-  const tui = await startClaudeInTmux({
-    cwd: repo.dir,
-    env: claudeEnv,
-    sessionName: 'answer-bench',
-    args: ['--permission-mode', 'default'],
-  })
+  const tui = await world.startTui()
   const toNotification: number[] = []
   const toEffect: number[] = []
   try {
-    await tui.waitForScreen(TUI_READY, 30_000)
     for (let round = 0; round < rounds; round++) {
       const marker = `/tmp/navi-answer-bench-${String(process.pid)}-${String(round)}`
       await rm(marker, { force: true })
@@ -96,12 +70,7 @@ export async function measureWithClaude(
   } finally {
     off()
     loop.stop()
-    await tui.kill()
-    await runtime.stop()
-    await api.close()
-    await disposeClaudeEnv(claudeEnv)
-    await repo.cleanup()
-    await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
+    await world.cleanup()
     await killTmuxServer()
   }
   return { toNotification, toEffect }

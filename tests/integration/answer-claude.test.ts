@@ -8,76 +8,22 @@
  * answered in the terminal is refused and changes nothing.
  */
 import { existsSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Session } from '../../shared/schemas/session.ts'
-import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
-import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
+import type { NaviRuntime } from '../../electron/runtime/index.ts'
 import { answerLogPath } from '../../electron/runtime/answer-request.ts'
 import type { NotificationSpec } from '../../electron/main/notifications/decide.ts'
 import { createNotificationLoop } from '../../electron/main/notifications/notification-loop.ts'
-import {
-  createClaudeEnv,
-  disposeClaudeEnv,
-  hasTmux,
-  killTmuxServer,
-  startClaudeInTmux,
-  TUI_READY,
-  type TmuxClaude,
-} from '../support/claude-driver.ts'
-import { createNaviEnv } from '../support/navi-cli.ts'
-import { createRepoFixture } from '../support/repo-fixture.ts'
-import { collectToolResults, startScriptedApi, text, toolUse } from '../support/scripted-api.ts'
+import { hasTmux, killTmuxServer } from '../support/claude-driver.ts'
+import { collectToolResults, text, toolUse } from '../support/scripted-api.ts'
 import { waitUntil } from '../support/wait.ts'
+import { answerOf, createAnswerWorld } from '../support/answer-world.ts'
 
 const tmuxMissing = !hasTmux()
 afterAll(() => killTmuxServer())
 
 const DIALOG = /Do you want to proceed\?/
-
-async function world(label: string, wait: string) {
-  const repo = await createRepoFixture({ prefix: `answer-${label}-` })
-  const api = await startScriptedApi()
-  const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
-  const naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
-  const paths = {
-    naviHome: naviEnv.NAVI_HOME,
-    claudeConfigDir: naviEnv.CLAUDE_CONFIG_DIR,
-    codexHome: naviEnv.CODEX_HOME,
-  }
-  await writeFile(join(paths.naviHome, 'config.yaml'), `answering:\n  wait: ${wait}\n`)
-  await installHooks(paths)
-  claudeEnv.NAVI_HOME = naviEnv.NAVI_HOME
-  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: false, face: 'browser' })
-  await runtime.start()
-  const away = await runtime.handlers['answering:set']({ on: true })
-  expect(away).toMatchObject({ listening: true })
-  const outside = `/tmp/navi-answer-${String(process.pid)}-${label}`
-  await rm(outside, { force: true })
-  let claude: TmuxClaude | null = null
-  const start = async () => {
-    claude = await startClaudeInTmux({
-      cwd: repo.dir,
-      env: claudeEnv,
-      sessionName: `answer-${label}`,
-      // The classic dialog: the user's answer in the terminal is part of the story.
-      args: ['--permission-mode', 'default'],
-    })
-    await claude.waitForScreen(TUI_READY, 30_000)
-    return claude
-  }
-  const cleanup = async () => {
-    await claude?.kill()
-    await runtime.stop()
-    await api.close()
-    await disposeClaudeEnv(claudeEnv)
-    await repo.cleanup()
-    await rm(outside, { force: true })
-    await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
-  }
-  return { repo, api, runtime, outside, start, cleanup }
-}
 
 /** The session once Navi's hook holds its request open (answer_until set). */
 async function heldRequest(runtime: NaviRuntime, dir: string): Promise<Session> {
@@ -94,16 +40,12 @@ async function heldRequest(runtime: NaviRuntime, dir: string): Promise<Session> 
   )
 }
 
-function answerOf(session: Session, decision: 'allow' | 'deny', message?: string) {
-  const pending = session.pending_request!
-  return {
-    session_id: session.id,
-    request_id: pending.request_id!,
-    tool: pending.tool,
-    input_digest: pending.input_digest!,
-    decision,
-    ...(message ? { message } : {}),
-  }
+/** The answer world with Away on, as the browser face hosts it. */
+async function world(label: string, wait: string) {
+  const w = await createAnswerWorld(label, { face: 'browser', wait })
+  const away = await w.runtime.handlers['answering:set']({ on: true })
+  expect(away).toMatchObject({ listening: true })
+  return { ...w, start: () => w.startTui() }
 }
 
 async function statusOf(runtime: NaviRuntime, id: string): Promise<Session | undefined> {

@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Session } from '../../shared/schemas/session.ts'
 import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
-import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
+import type { NaviRuntime } from '../../electron/runtime/index.ts'
 import { answerLogPath } from '../../electron/runtime/answer-request.ts'
 import {
   claudeIsAtLeast,
@@ -31,48 +31,10 @@ import { createNaviEnv, runNavi, startNaviWatch } from '../support/navi-cli.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
 import { startScriptedApi, text, toolUse, type ScriptedApi } from '../support/scripted-api.ts'
 import { waitUntil } from '../support/wait.ts'
+import { answerOf, createAnswerWorld } from '../support/answer-world.ts'
 
 const tmuxMissing = !hasTmux()
 afterAll(() => killTmuxServer())
-
-async function world(label: string) {
-  const repo = await createRepoFixture({ prefix: `answer-${label}-` })
-  const api = await startScriptedApi()
-  const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
-  const naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
-  const paths = {
-    naviHome: naviEnv.NAVI_HOME,
-    claudeConfigDir: naviEnv.CLAUDE_CONFIG_DIR,
-    codexHome: naviEnv.CODEX_HOME,
-  }
-  await installHooks(paths)
-  claudeEnv.NAVI_HOME = naviEnv.NAVI_HOME
-  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: false, face: 'tray' })
-  await runtime.start()
-  const outside = `/tmp/navi-answer-${String(process.pid)}-${label}`
-  await rm(outside, { force: true })
-  let claude: TmuxClaude | null = null
-  const startTui = async () => {
-    claude = await startClaudeInTmux({
-      cwd: repo.dir,
-      env: claudeEnv,
-      sessionName: `answer-${label}`,
-      args: ['--permission-mode', 'default'],
-    })
-    await claude.waitForScreen(TUI_READY, 30_000)
-    return claude
-  }
-  const cleanup = async () => {
-    await claude?.kill()
-    await runtime.stop()
-    await api.close()
-    await disposeClaudeEnv(claudeEnv)
-    await repo.cleanup()
-    await rm(outside, { force: true })
-    await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
-  }
-  return { repo, api, claudeEnv, paths, runtime, outside, startTui, cleanup }
-}
 
 async function sessionWhere(
   runtime: NaviRuntime,
@@ -96,17 +58,7 @@ async function sessionWhere(
 
 const named = (s: Session) => Boolean(s.pending_request?.request_id && s.tmux_pane && s.tmux_socket)
 
-function answerOf(session: Session, decision: 'allow' | 'deny', message?: string) {
-  const pending = session.pending_request!
-  return {
-    session_id: session.id,
-    request_id: pending.request_id!,
-    tool: pending.tool,
-    input_digest: pending.input_digest!,
-    decision,
-    ...(message ? { message } : {}),
-  }
-}
+const world = (label: string) => createAnswerWorld(label)
 
 /** Every user text the API received, in order. */
 function userTexts(api: ScriptedApi): string {

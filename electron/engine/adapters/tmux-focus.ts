@@ -15,14 +15,13 @@ export interface TmuxTarget {
 
 const PANE_ID = /^%\d+$/
 
-/** Never throws: every failure is a `done: false` with the reason. */
-export async function focusTmuxPane(target: TmuxTarget): Promise<CommandResult> {
-  if (!PANE_ID.test(target.pane)) {
-    return { done: false, message: `not a tmux pane id: ${JSON.stringify(target.pane)}` }
-  }
-  if (target.socket === '') return { done: false, message: 'no tmux socket for this pane' }
-  const server = tmuxServerArgs(target.socket)
-  const tmux = async (...args: string[]) => {
+/** What one tmux command gave: its output, or why it failed. */
+export type TmuxResult = { ok: true; stdout: string } | { ok: false; error: string }
+
+/** Runs tmux commands on one server (argument arrays, 3 s each); never throws. */
+export function tmuxCommand(socket: string): (...args: string[]) => Promise<TmuxResult> {
+  const server = tmuxServerArgs(socket)
+  return async (...args) => {
     try {
       const { execa } = await loadExeca()
       const result = await execa('tmux', [...server, ...args], {
@@ -30,14 +29,25 @@ export async function focusTmuxPane(target: TmuxTarget): Promise<CommandResult> 
         timeout: 3_000,
         stdin: 'ignore',
       })
-      const error = String(result.stderr).trim() || `tmux exited with ${result.exitCode}`
       return result.exitCode === 0
-        ? { ok: true as const, stdout: String(result.stdout) }
-        : { ok: false as const, error }
-    } catch (err) {
-      return { ok: false as const, error: err instanceof Error ? err.message : String(err) }
+        ? { ok: true, stdout: String(result.stdout) }
+        : {
+            ok: false,
+            error: String(result.stderr).trim() || `tmux exited with ${result.exitCode}`,
+          }
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) }
     }
   }
+}
+
+/** Never throws: every failure is a `done: false` with the reason. */
+export async function focusTmuxPane(target: TmuxTarget): Promise<CommandResult> {
+  if (!PANE_ID.test(target.pane)) {
+    return { done: false, message: `not a tmux pane id: ${JSON.stringify(target.pane)}` }
+  }
+  if (target.socket === '') return { done: false, message: 'no tmux socket for this pane' }
+  const tmux = tmuxCommand(target.socket)
 
   for (const command of ['select-window', 'select-pane']) {
     const step = await tmux(command, '-t', target.pane)

@@ -6,7 +6,6 @@
  */
 import type { CommandResult } from '../../../shared/ipc-contract.ts'
 import type { PendingRequest } from '../../../shared/schemas/session.ts'
-import { errorText } from '../../../shared/log.ts'
 import {
   dialogShowsRequest,
   optionFor,
@@ -14,38 +13,14 @@ import {
   readyForInput,
   typedLine,
 } from '../core/tmux-dialog.ts'
-import { loadExeca } from './execa-lazy.ts'
-import { tmuxServerArgs } from './tmux.ts'
-import type { TmuxTarget } from './tmux-focus.ts'
+import { tmuxCommand, type TmuxTarget } from './tmux-focus.ts'
 
 const PANE_ID = /^%\d+$/
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-type Tmux = (
-  ...args: string[]
-) => Promise<{ ok: true; stdout: string } | { ok: false; error: string }>
+type Tmux = ReturnType<typeof tmuxCommand>
 
-function tmuxAt(target: TmuxTarget): Tmux {
-  const server = tmuxServerArgs(target.socket)
-  return async (...args) => {
-    try {
-      const { execa } = await loadExeca()
-      const result = await execa('tmux', [...server, ...args], {
-        reject: false,
-        timeout: 3_000,
-        stdin: 'ignore',
-      })
-      return result.exitCode === 0
-        ? { ok: true, stdout: String(result.stdout) }
-        : {
-            ok: false,
-            error: String(result.stderr).trim() || `tmux exited with ${result.exitCode}`,
-          }
-    } catch (error) {
-      return { ok: false, error: errorText(error) }
-    }
-  }
-}
+const tmuxAt = (target: TmuxTarget): Tmux => tmuxCommand(target.socket)
 
 function checkTarget(target: TmuxTarget): string | null {
   if (!PANE_ID.test(target.pane)) return `not a tmux pane id: ${JSON.stringify(target.pane)}`
