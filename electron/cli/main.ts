@@ -120,8 +120,15 @@ export async function runCli(argv: string[]): Promise<number> {
       })
     }
     case 'hooks': {
-      const { hooksStatus, installHooks, uninstallHooks } = await import('../runtime/hooks.ts')
-      if (sub === 'install') {
+      const { hooksStatus, installCodexHooks, installHooks, uninstallHooks } =
+        await import('../runtime/hooks.ts')
+      if (sub === 'install' && positionals[2] === 'codex') {
+        const result = await installCodexHooks(paths)
+        print(
+          result,
+          `Navi's hook ${result.changed ? 'added to' : 'already in'} ${result.hooksPath}. ${result.trust}`,
+        )
+      } else if (sub === 'install') {
         const result = await installHooks(paths)
         print(
           result,
@@ -144,7 +151,7 @@ export async function runCli(argv: string[]): Promise<number> {
             : `not installed${status.missing.length ? `; missing events: ${status.missing.join(', ')}` : ''}. Run: navi hooks install`,
         )
       } else {
-        printErr('usage: navi hooks install|uninstall|status')
+        printErr('usage: navi hooks install [codex]|uninstall|status')
         return 2
       }
       return 0

@@ -175,7 +175,14 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         now,
       })
       const codexSessions = rollouts.summaries
-        .map((r) => assembleCodexSession(r, now, rollouts.threadNames.get(r.threadId)))
+        .map((r) =>
+          assembleCodexSession(
+            r,
+            now,
+            rollouts.threadNames.get(r.threadId),
+            hookStates.states.get(r.threadId),
+          ),
+        )
         .filter((s): s is Session => s !== null)
       const notes = [
         ...live.notes,

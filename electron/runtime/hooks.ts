@@ -4,6 +4,7 @@
  */
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
+export { installCodexHooks } from '../engine/adapters/codex-hooks-install.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 
 export {

@@ -29,6 +29,7 @@ export function hookState(now: number, over: Partial<HookSessionState> = {}): Ho
   const at = (secondsAgo: number) => new Date(now - secondsAgo * 1000).toISOString()
   return {
     sessionId: 's1',
+    agent: 'claude',
     cwd: '/proj',
     transcriptPath: null,
     lastEvent: 'PreToolUse',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { foldHookLine, permissionMessage } from '../../electron/engine/core/hook-fold.ts'
+import { hookRecord } from '../../electron/engine/core/hook-record.ts'
 import type { HookSessionState } from '../../electron/engine/core/source-records.ts'
 
 const SESSION = '4ebfe5b2-0000-4000-8000-000000000001'
@@ -35,6 +36,7 @@ describe('foldHookLine', () => {
     expect(results).toEqual(['applied'])
     expect(state).toEqual({
       sessionId: SESSION,
+      agent: 'claude',
       cwd: '/home/user/proj',
       transcriptPath: start.transcript_path,
       lastEvent: 'SessionStart',
@@ -50,9 +52,9 @@ describe('foldHookLine', () => {
       endReason: null,
       startedAt: start.received_at,
       taskMoves: [],
-    requestId: null,
-    inputDigest: null,
-    stopFailure: null,
+      requestId: null,
+      inputDigest: null,
+      stopFailure: null,
     })
   })
 
@@ -303,5 +305,42 @@ describe('foldHookLine on 2.1.330 auto mode', () => {
   it('StopFailure ends the turn with the error', () => {
     const { state } = fold([line('UserPromptSubmit'), line('StopFailure', { error: 'rate_limit' })])
     expect(state?.message).toBe('turn failed: rate_limit')
+  })
+})
+
+describe('Codex through the same handler', () => {
+  it('a payload naming a rollout as its transcript is a Codex hook line, folded as such', () => {
+    const record = hookRecord(
+      {
+        claudePid: null,
+        truncated: false,
+        payload: {
+          session_id: '01a21578-d84e-7060-b57b-b9f6658284f7',
+          turn_id: '01a21578-d868-73e1-9082-bb9cc48cc744',
+          transcript_path:
+            '/home/u/.codex/sessions/2026/11/26/rollout-2026-11-26T01-29-30-01a21578-d84e-7060-b57b-b9f6658284f7.jsonl',
+          cwd: '/home/u/proj',
+          hook_event_name: 'PermissionRequest',
+          model: 'gpt-5',
+          permission_mode: 'default',
+          tool_name: 'Bash',
+          tool_input: { command: 'echo ran > /tmp/x', description: 'Write outside' },
+        },
+      },
+      '2026-11-26T01:29:31.000Z',
+      'AbCdEf1234',
+    )
+    expect(record).toMatchObject({
+      agent: 'codex',
+      request_id: 'AbCdEf1234',
+      tool_detail: 'echo ran > /tmp/x',
+    })
+    const states = new Map()
+    expect(foldHookLine(states, record)).toBe('applied')
+    expect(states.get('01a21578-d84e-7060-b57b-b9f6658284f7')).toMatchObject({
+      agent: 'codex',
+      lastEvent: 'PermissionRequest',
+      requestId: 'AbCdEf1234',
+    })
   })
 })

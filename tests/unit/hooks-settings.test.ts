@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  addNaviCodexHooks,
   addNaviHooks,
   buildNaviHookCommand,
   HooksSettingsShapeError,
@@ -178,5 +179,34 @@ describe('naviHooksStatus', () => {
   it('never throws on odd shapes', () => {
     expect(naviHooksStatus('nope').installedEvents).toEqual([])
     expect(naviHooksStatus({ hooks: { Stop: 'x' } }).missingEvents).toContain('Stop')
+  })
+})
+
+describe('addNaviCodexHooks', () => {
+  it('adds the permission request (held, with its limit) and what ends it, keeps other hooks, is idempotent', () => {
+    const user = {
+      model: 'gpt-5',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: '/bin/notify-me' }] }] },
+    }
+    const next = addNaviCodexHooks(user, command)
+    const hooks = next.hooks as Record<string, unknown[]>
+    expect(Object.keys(hooks).sort()).toEqual(['PermissionRequest', 'PostToolUse', 'Stop'])
+    expect(hooks.PermissionRequest).toEqual([
+      {
+        matcher: '*',
+        hooks: [
+          {
+            type: 'command',
+            command: command.replace(' # navi-hook', ' --answerable # navi-hook'),
+            timeout: 630,
+          },
+        ],
+      },
+    ])
+    // Codex runs its hooks synchronously: no async flag even where Claude Code's would have one.
+    expect(hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command }] }])
+    expect(hooks.Stop?.[0]).toEqual(user.hooks.Stop[0])
+    expect(next.model).toBe('gpt-5')
+    expect(addNaviCodexHooks(next, command)).toEqual(next)
   })
 })

@@ -149,6 +149,16 @@ function toSettingsError(error: unknown, path: string): unknown {
   return error
 }
 
+/** Copies the handler to `$NAVI_HOME/bin/navi-hook.sh` (and makes the hooks folder) for any CLI's hooks. */
+export async function installHooksHandler(
+  paths: EnginePaths,
+  handlerSource = defaultHandlerSource(),
+): Promise<void> {
+  const files = naviFiles(paths)
+  await copyHandler(handlerSource, files.hookHandler)
+  await mkdir(files.hooksDir, { recursive: true })
+}
+
 /**
  * Copies the handler to `$NAVI_HOME/bin/navi-hook.sh` and adds Navi's hooks to settings.json.
  * Idempotent: a second install writes nothing.
@@ -167,8 +177,7 @@ export async function installHooks(
   } catch (error) {
     throw toSettingsError(error, settingsPath)
   }
-  await copyHandler(opts.handlerSource ?? defaultHandlerSource(), files.hookHandler)
-  await mkdir(files.hooksDir, { recursive: true })
+  await installHooksHandler(paths, opts.handlerSource ?? defaultHandlerSource())
   const result = { changed: false, settingsPath, handlerPath: files.hookHandler }
   if (before.exists && content === before.raw) return { ...result, backupPath: null }
   const now = (opts.now ?? (() => new Date()))()

@@ -60,6 +60,7 @@ const hookLineSchema = z.object({
   request_id: capped(64).nullish(),
   input_digest: capped(64).nullish(),
   failure_message: capped(300).nullish(),
+  agent: z.enum(['claude', 'codex']).nullish(),
   task_id: capped(200).nullish(),
   task_subject: capped(500).nullish(),
 })
@@ -90,6 +91,7 @@ type Change = Partial<HookSessionState> | null
 function emptyState(line: HookLine): HookSessionState {
   return {
     sessionId: line.session_id,
+    agent: line.agent ?? 'claude',
     cwd: null,
     transcriptPath: null,
     lastEvent: line.hook_event_name,

@@ -129,6 +129,13 @@ export function hookRecord(
   }
   if (typeof record.hook_event_name !== 'string' || typeof record.session_id !== 'string')
     return null
+  // Codex runs the same handler (its hooks.json); its payloads name the rollout as the transcript.
+  if (
+    typeof payload.transcript_path === 'string' &&
+    /\/rollout-[^/]*\.jsonl$/.test(payload.transcript_path)
+  ) {
+    record.agent = 'codex'
+  }
   // A turn that ended on an API error: the CLI's own words about it (`Credit balance is too low`).
   if (
     record.hook_event_name === 'StopFailure' &&

@@ -112,7 +112,7 @@ function plainCommand(command: unknown): string {
   return String(command).replace(` --answerable ${NAVI_HOOK_MARKER}`, ` ${NAVI_HOOK_MARKER}`)
 }
 
-export function naviGroup(event: string, command: string): Json {
+export function naviGroup(event: string, command: string, background = true): Json {
   const entry =
     event === 'PermissionRequest'
       ? // Claude Code's own limit a little past the handler's, so the handler always ends first.
@@ -121,8 +121,36 @@ export function naviGroup(event: string, command: string): Json {
           command: answerableCommand(command),
           timeout: MAX_ANSWER_WAIT_SECONDS + 30,
         }
-      : { type: 'command', command, ...(BACKGROUND_EVENTS.has(event) ? { async: true } : {}) }
+      : {
+          type: 'command',
+          command,
+          ...(background && BACKGROUND_EVENTS.has(event) ? { async: true } : {}),
+        }
   return TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [entry] } : { hooks: [entry] }
+}
+
+/**
+ * Codex's events Navi listens to (its hooks.json has Claude Code's format, a smaller set of events and
+ * no Notification): the permission request Navi may hold, and what tells that it was answered or over.
+ */
+export const NAVI_CODEX_HOOK_EVENTS = ['PermissionRequest', 'PostToolUse', 'Stop'] as const
+
+/**
+ * `$CODEX_HOME/hooks.json` with Navi's groups added (every other hook kept); synchronous entries only,
+ * as Codex runs them. Idempotent. The input is not modified.
+ * @throws HooksSettingsShapeError when the file or its `hooks` has an unexpected type.
+ */
+export function addNaviCodexHooks(file: unknown, command: string): Json {
+  const root = settingsObject(file)
+  const hooks: Json = { ...(hooksObject(root) ?? {}) }
+  for (const event of NAVI_CODEX_HOOK_EVENTS) {
+    const groups = eventGroups(hooks, event) ?? []
+    const group = naviGroup(event, command, false)
+    const current = groups.filter((g) => JSON.stringify(g) === JSON.stringify(group))
+    if (current.length === 1 && naviEntries(groups).length === 1) continue
+    hooks[event] = [...withoutNaviEntries(groups), group]
+  }
+  return { ...root, hooks }
 }
 
 /** `true` when the group is exactly the one Navi would add for this event. */

@@ -7,7 +7,12 @@ import type {
   LiveSessionRecord,
   TranscriptSummary,
 } from './source-records.ts'
-import { decideClaudeStatus, decideCodexStatus, REPLY_QUIET_MS } from './session-status.ts'
+import {
+  decideClaudeStatus,
+  decideCodexStatus,
+  REPLY_QUIET_MS,
+  type StatusDecision,
+} from './session-status.ts'
 import { summarizeTokens } from './usage-tally.ts'
 import { claudeTaskLists } from './claude-task-lists.ts'
 import { finishedTurns } from './transcript-turns.ts'
@@ -44,10 +49,11 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
   const sideSpend = sideSpendByParent(src.sideTranscripts ?? [])
   const liveById = pickLivePerSession(src.live)
   const listsById = new Map(src.taskLists.map((l) => [l.listId, l]))
+  const claudeHooks = [...src.hooks.values()].filter((h) => h.agent === 'claude')
   const ids = new Set([
     ...transcriptById.keys(),
     ...liveById.keys(),
-    ...src.hooks.keys(),
+    ...claudeHooks.map((h) => h.sessionId),
     ...sideSpend.keys(),
   ])
 
@@ -55,7 +61,8 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
   for (const id of ids) {
     const transcript = transcriptById.get(id) ?? null
     const live = liveById.get(id) ?? null
-    const hook = src.hooks.get(id) ?? null
+    const found = src.hooks.get(id)
+    const hook = found?.agent === 'claude' ? found : null
     const side = sideSpend.get(id) ?? null
     // A session whose main file is empty or gone still spent what its sub-agents spent.
     const cwd = transcript?.cwd ?? live?.cwd ?? hook?.cwd ?? side?.cwd
@@ -144,9 +151,19 @@ export function assembleCodexSession(
   now: number,
   /** The name the user gave the thread (`session_index.jsonl`), if any. */
   threadName?: string,
+  /** What Navi's hook saw of the thread, when Codex runs it (hooks.json). */
+  hook?: HookSessionState,
 ): Session | null {
   if (!rollout.cwd) return null
-  const decision = decideCodexStatus(rollout, now)
+  const asking = codexAsking(rollout, hook)
+  const decision: StatusDecision = asking
+    ? {
+        status: 'needs_permission',
+        reason: asking.message,
+        since: asking.lastEventAt,
+        source: 'hooks',
+      }
+    : decideCodexStatus(rollout, now)
   return {
     id: rollout.threadId,
     agent: 'codex',
@@ -174,7 +191,7 @@ export function assembleCodexSession(
     tmux_socket: null,
     transcript_path: rollout.path,
     task_lists: [],
-    pending_request: null,
+    pending_request: asking ? pendingRequestOf(asking, null, asking.lastEventAt) : null,
     api_failure: codexFailureOf(rollout),
     command_streak: commandStreakOf(rollout),
     trouble: null,
@@ -252,4 +269,18 @@ function truncate(text: string | null, max: number): string | null {
   if (!text) return null
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/**
+ * The thread waits on a permission its PermissionRequest hook told of: the hook's event is the latest
+ * news of the thread (the rollout has nothing newer: the call's output comes once it is answered).
+ */
+function codexAsking(
+  rollout: CodexRolloutSummary,
+  hook: HookSessionState | undefined,
+): HookSessionState | null {
+  if (hook?.agent !== 'codex' || hook.lastEvent !== 'PermissionRequest' || !rollout.inTurn)
+    return null
+  const rolloutAt = rollout.lastActivity ? Date.parse(rollout.lastActivity) : 0
+  return Date.parse(hook.lastEventAt) >= rolloutAt ? hook : null
 }

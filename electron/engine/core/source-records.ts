@@ -171,6 +171,8 @@ export interface PermissionDenial {
 /** What Navi's hook handler recorded for one session, folded from `$NAVI_HOME/hooks/events.jsonl`. */
 export interface HookSessionState {
   sessionId: string
+  /** Which CLI ran the hook (Codex runs Navi's handler too, from its hooks.json). */
+  agent: 'claude' | 'codex'
   cwd: string | null
   transcriptPath: string | null
   /** Last hook event that tells the status, with its time. */
