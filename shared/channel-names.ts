@@ -28,5 +28,6 @@ export const PUSH_CHANNEL_NAMES = [
   'events:appended',
   'briefing:changed',
   'pm:status',
+  'pm:answer',
   'popover:navigate',
 ] as const

@@ -114,6 +114,8 @@ export const pushChannels = {
   'events:appended': z.array(engineEventSchema),
   'briefing:changed': briefingViewSchema,
   'pm:status': pmRunStatusSchema,
+  /** The answer to a question as the PM writes it (the popover shows it until the answer is done). */
+  'pm:answer': z.object({ question: z.string(), text: z.string() }),
   /** The shell asks the popover to show a view: a clicked notification's project, or Settings from the menu. */
   'popover:navigate': z.object({
     view: z.enum(['overview', 'project', 'settings']),

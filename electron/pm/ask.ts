@@ -25,6 +25,7 @@ import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 import { runClaudeProcess } from './claude-process.ts'
 import { buildAskSystemPrompt } from './core/ask-prompt.ts'
 import { buildPmArgs, buildPmEnv, schemaArgJson } from './core/claude-args.ts'
+import { createAnswerStream } from './core/answer-stream.ts'
 import { buildInbox } from './core/inbox.ts'
 import { parseClaudeReply } from './core/parse-reply.ts'
 import { findClaude } from './find-claude.ts'
@@ -54,6 +55,8 @@ export interface AskPmOptions {
   now?: () => Date
   /** Where files that could not be written are told (the runtime's `pm` log). @default nowhere */
   log?: Log
+  /** The answer's text so far, each time it grows while the PM writes it. */
+  onProgress?: (text: string) => void
 }
 
 export async function askPm(opts: AskPmOptions): Promise<PmAskResult> {
@@ -97,12 +100,15 @@ export async function askPm(opts: AskPmOptions): Promise<PmAskResult> {
       model: opts.model,
       pmDir,
       memoryDir,
-      stream: false,
+      // Streamed with its deltas, so the answer shows as it is written (core/answer-stream.ts).
+      stream: true,
+      partialMessages: true,
     }),
     cwd: pmDir,
     env: buildPmEnv(env),
     input: JSON.stringify(inbox),
     timeoutMs: opts.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+    onLine: progressRelay(opts.onProgress),
   })
   const reply = parseClaudeReply(res.stdout, res.exitCode, pmAnswerSchema, 'answer')
   const error = res.timedOut
@@ -151,4 +157,16 @@ export async function readAskHistory(file: string, log: Log = silentLog): Promis
 /** Replaces the history atomically (it is short: rewriting beats appending and trimming). */
 async function writeAskHistory(file: string, exchanges: PmExchange[]): Promise<void> {
   await writeFileSafely(file, exchanges.map((e) => `${JSON.stringify(e)}\n`).join(''))
+}
+
+/** Feeds the CLI's lines to the answer stream and tells each longer answer text; none without a listener. */
+function progressRelay(
+  onProgress: ((text: string) => void) | undefined,
+): ((line: string) => void) | undefined {
+  if (!onProgress) return undefined
+  const stream = createAnswerStream()
+  return (line) => {
+    const text = stream.push(line)
+    if (text !== null) onProgress(text)
+  }
 }

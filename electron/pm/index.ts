@@ -84,6 +84,8 @@ export interface Pm {
    * briefing told again because the user dismissed or snoozed one of its items.
    */
   onBriefing(listener: (state: BriefingState, result: PmRunResult | null) => void): () => void
+  /** The answer to a question as it is being written (shown, never kept). */
+  onAnswerProgress(listener: (progress: { question: string; text: string }) => void): () => void
   /**
    * Hides an attention item of the briefing: until `until` (a snooze), or for as long as the PM lists it
    * (null). Kept in `pm/dismissed.json`, so it survives a restart.
@@ -104,6 +106,7 @@ export function createPm(opts: PmOptions): Pm {
   const files = naviFiles(opts.paths)
   const statusListeners = new Set<(status: PmRunStatus) => void>()
   const briefingListeners = new Set<(state: BriefingState, result: PmRunResult | null) => void>()
+  const answerListeners = new Set<(progress: { question: string; text: string }) => void>()
   let last: BriefingState | null = null
   let settings = opts.settings
   // The safety valve's notes reach the PM in the next run's prompt, which may be another process.
@@ -293,6 +296,7 @@ export function createPm(opts: PmOptions): Pm {
         claudeBin: settings.claudePath,
         timeoutMs: settings.timeoutMs,
         log,
+        onProgress: (text) => answerListeners.forEach((listener) => listener({ question, text })),
         ...(opts.env ? { env: opts.env } : {}),
       })
       if (result.error) log.warn(`PM question failed: ${result.error}`)
@@ -317,6 +321,10 @@ export function createPm(opts: PmOptions): Pm {
     onStatus(listener) {
       statusListeners.add(listener)
       return () => statusListeners.delete(listener)
+    },
+    onAnswerProgress(listener) {
+      answerListeners.add(listener)
+      return () => answerListeners.delete(listener)
     },
     onBriefing(listener) {
       briefingListeners.add(listener)

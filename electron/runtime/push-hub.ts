@@ -54,6 +54,7 @@ export function createPushHub(sources: { engine: Engine; pm: Pm | null }): PushH
             running = null
             publish('briefing:changed', { state, running: null })
           }),
+          sources.pm.onAnswerProgress((progress) => publish('pm:answer', progress)),
         ]
       : []),
   ]

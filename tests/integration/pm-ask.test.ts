@@ -7,6 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { pmAskResultSchema } from '../../shared/schemas/ask.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
+import { createNaviRuntime } from '../../electron/runtime/index.ts'
 import { createNaviEnv, runNavi } from '../support/navi-cli.ts'
 import { toolNames } from '../support/pm-invoke-fixture.ts'
 import { startPmWorld } from '../support/pm-world.ts'
@@ -75,6 +76,38 @@ describe('navi ask', () => {
     const history = (await readFile(naviFiles(paths).askHistory, 'utf8')).trim().split('\n')
     expect(history).toHaveLength(2)
     expect(await readFile(naviFiles(paths).usageLog, 'utf8')).toContain('"trigger":"ask"')
+  })
+
+  it('streams the answer as the PM writes it: each push a longer beginning of the answer it then gives', async () => {
+    const { api, env, dispose } = await startPmWorld('pm-ask-stream-')
+    cleanups.push(dispose)
+    const paths = {
+      naviHome: env.NAVI_HOME,
+      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
+      codexHome: env.CODEX_HOME,
+    }
+    const runtime = await createNaviRuntime({ paths, mode: 'once', pm: true, env })
+    cleanups.push(() => runtime.stop())
+    await runtime.start()
+    const pushed: string[] = []
+    runtime.hub.subscribe((channel, payload) => {
+      if (channel === 'pm:answer') pushed.push((payload as { text: string }).text)
+    })
+    const answer =
+      'Apollo had a quiet morning: one commit, the initial one, and no session ran there. ' +
+      'Navi saw nothing else "new" in it today.'
+    api.enqueue(structured({ answer }))
+    const result = await runtime.handlers['pm:ask']({
+      question: 'what did apollo do this morning?',
+    })
+    expect(result.error).toBeNull()
+    expect(result.answer?.answer).toBe(answer)
+    expect(pushed.length).toBeGreaterThanOrEqual(2)
+    for (const [i, text] of pushed.entries()) {
+      expect(answer.startsWith(text)).toBe(true)
+      if (i > 0) expect(text.length).toBeGreaterThan(pushed[i - 1]!.length)
+    }
+    expect(pushed.at(-1)).toBe(answer)
   })
 
   it('says why when it cannot answer, and exits 1', async () => {

@@ -117,6 +117,7 @@ export function fakePm(current: BriefingState = noBriefing()): FakePm {
       briefingListeners.add(listener)
       return () => briefingListeners.delete(listener)
     },
+    onAnswerProgress: () => () => undefined,
     status: (s) => statusListeners.forEach((l) => l(s)),
     briefing(state) {
       current = state

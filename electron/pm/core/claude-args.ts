@@ -34,6 +34,8 @@ export interface PmArgsInput {
   resumeId?: string
   /** `stream-json` (one line per message, for the status line) instead of one `json` envelope. */
   stream: boolean
+  /** With `stream`: the deltas of each message too (`--include-partial-messages`), for an answer shown as it comes. */
+  partialMessages?: boolean
   /**
    * Keep the session's transcript under `$CLAUDE_CONFIG_DIR/projects/` (needed to `--resume` it
    * later). Off by default: a fresh PM run leaves no transcript for Navi's own watcher to find.
@@ -69,6 +71,7 @@ export function buildPmArgs(input: PmArgsInput): string[] {
   const args = ['-p']
   if (input.stream) args.push('--output-format', 'stream-json', '--verbose')
   else args.push('--output-format', 'json')
+  if (input.stream && input.partialMessages) args.push('--include-partial-messages')
   args.push(
     '--json-schema',
     input.schemaJson,

@@ -9,7 +9,7 @@ import { useUiStore } from '../store/ui-store.ts'
  */
 export function AskBox() {
   const [draft, setDraft] = useState('')
-  const { open, question, pending, answer, error, ask, clear } = useAskStore()
+  const { open, question, pending, answer, partial, error, ask, clear } = useAskStore()
   const navigate = useUiStore((s) => s.navigate)
   const focusSession = useUiStore((s) => s.focusSession)
   if (!open) return null
@@ -40,7 +40,13 @@ export function AskBox() {
       {question && (pending || answer || error) && (
         <div className="ask-result" data-testid="ask-result" aria-live="polite">
           <div className="ask-question muted">{singleLine(question)}</div>
-          {pending && <div className="updating">thinking…</div>}
+          {pending && !partial && <div className="updating">thinking…</div>}
+          {pending && partial && (
+            <p className="ask-answer ask-answer--partial" data-testid="ask-partial">
+              {singleLine(partial)}
+              <span className="updating"> writing…</span>
+            </p>
+          )}
           {answer && (
             <p className="ask-answer" data-testid="ask-answer">
               {singleLine(answer.answer)}

@@ -9,8 +9,12 @@ interface AskStore {
   question: string | null
   pending: boolean
   answer: PmAnswer | null
+  /** The answer as the PM writes it (`pm:answer` pushes), until the answer is done. */
+  partial: string | null
   error: string | null
   ask(question: string): Promise<void>
+  /** A push of the answer so far; ignored unless it is for the question being answered. */
+  progress(question: string, text: string): void
   toggle(): void
   clear(): void
 }
@@ -21,15 +25,23 @@ export const useAskStore = create<AskStore>()((set, get) => ({
   question: null,
   pending: false,
   answer: null,
+  partial: null,
   error: null,
   ask: async (question) => {
     const text = question.trim()
     if (text === '' || get().pending) return
-    set({ question: text, pending: true, answer: null, error: null })
+    set({ question: text, pending: true, answer: null, partial: null, error: null })
     const result = await invoke('pm:ask', { question: text })
-    if (!result.ok) set({ pending: false, error: result.error.message })
-    else set({ pending: false, answer: result.data.answer, error: result.data.error })
+    if (!result.ok) set({ pending: false, partial: null, error: result.error.message })
+    else {
+      set({ pending: false, partial: null, answer: result.data.answer, error: result.data.error })
+    }
+  },
+  progress: (question, text) => {
+    const state = get()
+    if (state.pending && state.question === question) set({ partial: text })
   },
   toggle: () => set({ open: !get().open }),
-  clear: () => set({ open: false, question: null, pending: false, answer: null, error: null }),
+  clear: () =>
+    set({ open: false, question: null, pending: false, answer: null, partial: null, error: null }),
 }))

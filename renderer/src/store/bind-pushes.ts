@@ -1,4 +1,5 @@
 import { on, onPushesResumed } from '../lib/api.ts'
+import { useAskStore } from './ask-store.ts'
 import { useBriefingStore } from './briefing-store.ts'
 import { useEventsStore } from './events-store.ts'
 import type { PresenceSignal } from './presence.ts'
@@ -17,6 +18,7 @@ export function bindPushes(): () => void {
     on('state:changed', (state) => useProjectsStore.getState().apply(state)),
     on('briefing:changed', (view) => useBriefingStore.getState().applyView(view)),
     on('pm:status', (status) => useBriefingStore.getState().applyStatus(status)),
+    on('pm:answer', ({ question, text }) => useAskStore.getState().progress(question, text)),
     on('popover:navigate', ({ view, project }) => useUiStore.getState().navigate(view, project)),
     // Whatever was pushed while the stream was down is lost: load it all again.
     onPushesResumed(loadAll),
