@@ -4,7 +4,8 @@
  * decision lives in the modules it calls; this file only connects them.
  */
 import { join } from 'node:path'
-import { Notification, app, session } from 'electron'
+import { Notification, app, powerMonitor, session } from 'electron'
+import { initialLockAway, onLockChange } from './away-on-lock.ts'
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import type { Settings } from '../../shared/schemas/settings.ts'
@@ -96,6 +97,20 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     },
     onError: (error) => console.error('navi: notification failed:', error),
   })
+
+  // Away while the screen is locked (macOS and Windows send these events): nobody is at the terminal.
+  let lockAway = initialLockAway
+  const lockChanged = (locked: boolean) => {
+    handlers['answering:get']()
+      .then(async (answering) => {
+        const next = onLockChange(lockAway, locked, answering.away !== null)
+        lockAway = next.state
+        if (next.setAway !== null) await handlers['answering:set']({ on: next.setAway })
+      })
+      .catch((error: unknown) => console.error('navi: away on lock:', error))
+  }
+  powerMonitor.on('lock-screen', () => lockChanged(true))
+  powerMonitor.on('unlock-screen', () => lockChanged(false))
 
   /** The project a session belongs to now, for showing it in the popover. */
   const sessionProject = (sessionId: string): string | undefined =>
