@@ -19,6 +19,8 @@ const digestSchema = z.object({
   waits: count,
   stalls: count,
   turns: count,
+  // Digests written before tokens were counted have none.
+  tokens: count.default(0),
 })
 
 export async function readDigests(file: string, log: Log = silentLog): Promise<DayDigest[]> {

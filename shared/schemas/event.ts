@@ -84,6 +84,8 @@ export const eventDetailsSchemas = {
     duration_ms: z.number().nullable().default(null),
     /** Turns that finished since the previous look; the event describes the last of them. */
     turns: z.number().int().default(1),
+    /** Tokens the session spent since the previous look (its whole spend when first seen). */
+    tokens: z.number().int().min(0).default(0),
   }),
   permission_denied: z.object({
     name: text,

@@ -190,6 +190,8 @@ describe('engine on real claude sessions and real repositories', () => {
       )
       const mnemosTurn = turns.find((e) => e.session === mnemosSession)
       expect(mnemosTurn?.details).toMatchObject({ prompt: 'say hello', reply: 'hello from mnemos' })
+      // What the turn spent, for the daily digests.
+      expect((mnemosTurn?.details as { tokens?: number } | undefined)?.tokens).toBeGreaterThan(0)
       expect(mnemosProject?.activity).toMatchObject({
         turns_last_hour: 1,
         last_turn: { session: mnemosSession, prompt: 'say hello', reply: 'hello from mnemos' },

@@ -152,9 +152,9 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
     expect(run.exitCode, run.stderr).toBe(0)
     const sent = inboxOf(pmRequests(api)[0]) as SentInbox & { daily_digests?: string[] }
     expect(sent.daily_digests).toEqual([
-      `${day(1)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns`,
-      `${day(3)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns`,
-      `${day(6)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns`,
+      `${day(1)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns, 0 tokens`,
+      `${day(3)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns, 0 tokens`,
+      `${day(6)} apollo: 2 commits, 1 task done, 0 waits, 1 stall, 5 turns, 0 tokens`,
     ])
     expect(run.stdout).toContain(
       'Suggestions:\n  apollo: Split the integration task (stalled three times this week)',

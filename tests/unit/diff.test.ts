@@ -290,11 +290,26 @@ describe('diffSnapshots: turns and denials', () => {
   })
 
   it('a finished turn is one turn_completed with the prompt, the reply and how many turns finished', () => {
+    const spent = (total: number) => ({
+      input: 0,
+      output: 0,
+      cache_read: 0,
+      cache_creation: 0,
+      total,
+    })
     const before = snap({
-      sessions: [session('s1', { turns_completed: 1, last_turn: turn(NOW - 60_000) })],
+      sessions: [
+        session('s1', { turns_completed: 1, last_turn: turn(NOW - 60_000), tokens: spent(1000) }),
+      ],
     })
     const after = snap({
-      sessions: [session('s1', { turns_completed: 3, last_turn: turn(NOW - 500, 'add tests') })],
+      sessions: [
+        session('s1', {
+          turns_completed: 3,
+          last_turn: turn(NOW - 500, 'add tests'),
+          tokens: spent(4500),
+        }),
+      ],
     })
     const events = diffSnapshots(before, after, ctx).filter((e) => e.type === 'turn_completed')
     expect(events.map((e) => [e.session, e.details])).toEqual([
@@ -307,6 +322,8 @@ describe('diffSnapshots: turns and denials', () => {
           reply: 'Fixed.',
           duration_ms: 4000,
           turns: 2,
+          // What the session spent between the two looks.
+          tokens: 3500,
         },
       ],
     ])

@@ -33,7 +33,10 @@ describe('digestEvents', () => {
         ...makeEvent('session_trouble', 'apollo', { kind: 'stalled' }),
         ...at('2026-11-25T13:00:00Z'),
       },
-      { ...makeEvent('turn_completed', 'apollo', { turns: 3 }), ...at('2026-11-25T14:00:00Z') },
+      {
+        ...makeEvent('turn_completed', 'apollo', { turns: 3, tokens: 1_250_000 }),
+        ...at('2026-11-25T14:00:00Z'),
+      },
       { ...makeEvent('commit', 'apollo', { sha: 'c' }), ...at('2026-11-26T01:00:00Z') },
       { ...makeEvent('commit', 'zeus', { sha: 'd' }), ...at('2026-11-25T09:00:00Z') },
     ]
@@ -46,6 +49,7 @@ describe('digestEvents', () => {
       waits: 1,
       stalls: 1,
       turns: 3,
+      tokens: 1_250_000,
     })
     expect(digests).toContainEqual(
       expect.objectContaining({ day: '2026-11-26', project: 'apollo', commits: 1 }),
@@ -66,6 +70,7 @@ describe('mergeDigests', () => {
     waits: 0,
     stalls: 0,
     turns: 0,
+    tokens: 0,
   })
 
   it('keeps the larger count of a day (events leave the 24 h log; no event counts twice)', () => {
@@ -90,9 +95,9 @@ describe('mergeDigests', () => {
   })
 
   it('reads as one line per project and day', () => {
-    expect(digestLine({ ...d('2026-11-25', 1), tasks_done: 2, waits: 1, turns: 9 })).toBe(
-      '2026-11-25 apollo: 1 commit, 2 tasks done, 1 wait, 0 stalls, 9 turns',
-    )
+    expect(
+      digestLine({ ...d('2026-11-25', 1), tasks_done: 2, waits: 1, turns: 9, tokens: 1_234_567 }),
+    ).toBe('2026-11-25 apollo: 1 commit, 2 tasks done, 1 wait, 0 stalls, 9 turns, 1.2M tokens')
   })
 })
 

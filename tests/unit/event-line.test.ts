@@ -78,6 +78,7 @@ describe('serializeEvent / parseEventLine', () => {
       reply: null,
       duration_ms: null,
       turns: 1,
+      tokens: 0,
     })
   })
 

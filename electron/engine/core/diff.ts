@@ -239,6 +239,7 @@ function diffTurns(
           duration_ms: turn.duration_ms,
           // Turns that finished between the two snapshots; the event describes the last of them.
           turns: old ? session.turns_completed - old.turns_completed : 1,
+          tokens: Math.max(0, session.tokens.total - (old?.tokens.total ?? 0)),
         },
         session.id,
       ),

@@ -20,10 +20,12 @@ export interface DayDigest {
   /** Trouble the rules saw (stalled, looping, failing, API errors, long waits). */
   stalls: number
   turns: number
+  /** Tokens the project's sessions spent (Navi keeps no price table: tokens, not cost). */
+  tokens: number
 }
 
 export const DIGEST_KEEP_DAYS = 90
-const COUNTS = ['commits', 'tasks_done', 'waits', 'stalls', 'turns'] as const
+const COUNTS = ['commits', 'tasks_done', 'waits', 'stalls', 'turns', 'tokens'] as const
 
 /** The local calendar day of an instant. */
 export function localDay(ms: number): string {
@@ -47,7 +49,7 @@ function increments(event: EngineEvent): Partial<Record<(typeof COUNTS)[number],
     case 'session_trouble':
       return { stalls: 1 }
     case 'turn_completed':
-      return { turns: Math.max(1, event.details.turns) }
+      return { turns: Math.max(1, event.details.turns), tokens: event.details.tokens }
     default:
       return {}
   }
@@ -76,6 +78,7 @@ export function digestEvents(
         waits: 0,
         stalls: 0,
         turns: 0,
+        tokens: 0,
       } as DayDigest)
     for (const field of COUNTS) digest[field] += add[field] ?? 0
     byKey.set(key, digest)
@@ -109,12 +112,22 @@ export function mergeDigests(
     .sort((a, b) => (a.day === b.day ? a.project.localeCompare(b.project) : a.day < b.day ? 1 : -1))
 }
 
-/** One digest as the PM reads it: `2026-11-25 apollo: 4 commits, 2 tasks done, 1 wait, 0 stalls, 9 turns`. */
+/**
+ * One digest as the PM reads it: `2026-11-25 apollo: 4 commits, 2 tasks done, 1 wait, 0 stalls, 9 turns,
+ * 1.2M tokens`.
+ */
 export function digestLine(d: DayDigest): string {
   const n = (count: number, one: string, many = `${one}s`) =>
     `${String(count)} ${count === 1 ? one : many}`
   return (
     `${d.day} ${d.project}: ${n(d.commits, 'commit')}, ${n(d.tasks_done, 'task done', 'tasks done')}, ` +
-    `${n(d.waits, 'wait')}, ${n(d.stalls, 'stall')}, ${n(d.turns, 'turn')}`
+    `${n(d.waits, 'wait')}, ${n(d.stalls, 'stall')}, ${n(d.turns, 'turn')}, ` +
+    `${compactTokens(d.tokens)} tokens`
   )
+}
+
+function compactTokens(tokens: number): string {
+  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`
+  if (tokens >= 1_000) return `${(tokens / 1_000).toFixed(1)}k`
+  return String(tokens)
 }
