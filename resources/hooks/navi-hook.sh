@@ -10,9 +10,10 @@
 # atomic as a small one and concurrent sessions never mix.
 #
 # A shell and four small commands, so a hook Claude Code waits for costs milliseconds, not a Node
-# start-up. No dependency but a POSIX shell, mktemp, head, cat and mv. It prints nothing (the stdout of
-# some hooks is read by Claude Code), reads all of stdin (a writer must never block on a full pipe) and
-# always exits 0, whether Navi runs or not, and whatever fails: a hook must never block or fail the agent.
+# start-up. No dependency but a POSIX shell, mktemp, head, cat and mv (and sed, date and sleep when it
+# holds a request). It prints nothing but the user's answer (the stdout of some hooks is read by Claude
+# Code), reads all of stdin (a writer must never block on a full pipe) and always exits 0, whether Navi
+# runs or not, and whatever fails: a hook never fails the agent, and holds it only as described below.
 #
 # NAVI_HOME: the environment variable, else --navi-home <dir> (baked in at install), else ~/.navi.
 #
