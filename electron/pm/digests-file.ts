@@ -61,3 +61,35 @@ export async function updateDigests(
   await writeFileSafely(file, text === '' ? '' : `${text}\n`)
   return merged
 }
+
+/**
+ * Keeps the digests file current for a PM: `keep()` before each run (it resolves with the digests) and
+ * hourly while started, so a quiet PM still keeps every day's counts. Never throws: a failure is logged.
+ */
+export function createDigestKeeper(opts: {
+  file: string
+  events: () => Promise<readonly EngineEvent[]>
+  clock: () => number
+  log: Log
+}): { keep(): Promise<DayDigest[]>; start(): void; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | null = null
+  const keep = async (): Promise<DayDigest[]> => {
+    try {
+      return await updateDigests(opts.file, await opts.events(), opts.clock(), opts.log)
+    } catch (error) {
+      opts.log.warn(`daily digests not updated: ${errorText(error)}`)
+      return []
+    }
+  }
+  return {
+    keep,
+    start() {
+      timer ??= setInterval(() => void keep(), 3_600_000)
+      timer.unref()
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      timer = null
+    },
+  }
+}

@@ -16,9 +16,9 @@ import { buildInbox, serializeInbox } from './core/inbox.ts'
 import { runPm, type PmRunResult } from './invoke.ts'
 import { askPm } from './ask.ts'
 import { withDismissal } from './core/dismissals.ts'
-import { ruleSuggestions } from './core/suggestion-rules.ts'
+import { stillListed } from './core/suggestion-rules.ts'
 import { digestLine } from './core/digests.ts'
-import { updateDigests } from './digests-file.ts'
+import { createDigestKeeper } from './digests-file.ts'
 import {
   presentBriefing,
   pruneDismissalsFile,
@@ -116,16 +116,13 @@ export function createPm(opts: PmOptions): Pm {
   let layout: Promise<unknown> | null = null
   const ensureLayout = () => (layout ??= ensurePmLayout(opts.paths))
 
-  /** Folds the event log into the daily digests (before its events leave the 24 h log); never throws. */
-  const keepDigests = async () => {
-    try {
-      return await updateDigests(files.digests, await opts.engine.listEvents({}), clock(), log)
-    } catch (error) {
-      log.warn(`daily digests not updated: ${errorText(error)}`)
-      return []
-    }
-  }
-  let digestTimer: ReturnType<typeof setInterval> | null = null
+  // The event log folded into the daily digests before its events leave the 24 h log.
+  const digests = createDigestKeeper({
+    file: files.digests,
+    events: () => opts.engine.listEvents({}),
+    clock,
+    log,
+  })
 
   const emitStatus = (status: PmRunStatus) =>
     statusListeners.forEach((listener) => listener(status))
@@ -145,7 +142,7 @@ export function createPm(opts: PmOptions): Pm {
       trigger,
       events,
       projects: opts.engine.getState().projects,
-      digestLines: (await keepDigests()).map(digestLine),
+      digestLines: (await digests.keep()).map(digestLine),
     })
     try {
       settings = (await opts.reloadSettings?.()) ?? settings
@@ -214,16 +211,10 @@ export function createPm(opts: PmOptions): Pm {
     }
     last = result.state
     // A new briefing: dismissals of items it no longer lists are dropped (they are news if they come back).
-    // Suggestions are dismissed the same way: those still suggested (by the PM or Navi's rules) stay so.
-    const output = result.ok ? result.state.briefing?.output : undefined
-    const listed = result.ok
-      ? [
-          ...(output?.attention_items ?? []),
-          ...(output?.suggestions ?? []),
-          ...ruleSuggestions(opts.engine.getState().projects),
-        ]
-      : null
-    if (listed) await pruneDismissals(listed)
+    if (result.ok)
+      await pruneDismissals(
+        stillListed(result.state.briefing?.output, opts.engine.getState().projects),
+      )
     const shown = await present(result.state)
     briefingListeners.forEach((listener) => listener(shown, result))
     return result.ok
@@ -258,12 +249,10 @@ export function createPm(opts: PmOptions): Pm {
         onError: (error) => log.error(`PM loop: ${errorText(error)}`),
       })
       unsubscribe = opts.engine.subscribe((events) => loop?.push(events))
-      // Hourly too, so a quiet PM still keeps every day's counts.
-      digestTimer = setInterval(() => void keepDigests(), 3_600_000)
-      digestTimer.unref()
+      digests.start()
     },
     async stop() {
-      if (digestTimer) clearInterval(digestTimer)
+      digests.stop()
       unsubscribe?.()
       await loop?.stop()
     },

@@ -7,6 +7,7 @@
  * - `unblock_session`: a session has waited on its user longer than the trouble threshold.
  * - `review_stall`: a session in trouble (stalled, looping, failing the same command, API errors).
  */
+import type { PmOutput } from '../../../shared/schemas/briefing.ts'
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { Suggestion } from '../../../shared/schemas/suggestion.ts'
 import { clipText } from '../../../shared/text.ts'
@@ -63,4 +64,19 @@ function sessionSuggestions(p: ProjectSnapshot): Suggestion[] {
     })
   }
   return out
+}
+
+/**
+ * What a new briefing still lists, for keeping dismissals: its attention items and suggestions, and Navi's
+ * rule suggestions (dismissed the same way, so those still suggested stay dismissed).
+ */
+export function stillListed(
+  output: Pick<PmOutput, 'attention_items' | 'suggestions'> | undefined,
+  projects: readonly ProjectSnapshot[],
+): { project: string; title: string }[] {
+  return [
+    ...(output?.attention_items ?? []),
+    ...(output?.suggestions ?? []),
+    ...ruleSuggestions(projects),
+  ]
 }
