@@ -66,10 +66,15 @@ describe('claude format probe (real CLI, scripted API)', () => {
         async () => {
           const names = await readdir(sessionsDir).catch(() => [] as string[])
           const file = names.find((n) => /^\d+\.json$/.test(n))
-          return file ? (JSON.parse(await readFile(join(sessionsDir, file), 'utf8')) as Json) : null
+          const read = file
+            ? (JSON.parse(await readFile(join(sessionsDir, file), 'utf8')) as Json)
+            : null
+          // Once the run is under way (the reply is held back for 4 s): a file still saying `idle` from
+          // its first moment would be compared with `claude agents --json` asked a moment later.
+          return read && (read.status === undefined || read.status === 'busy') ? read : null
         },
         20_000,
-        'a live session file',
+        'a live session file of the running prompt',
       )
       const agents = await execa(claudeBinary(), ['agents', '--json'], {
         cwd: repo.dir,
