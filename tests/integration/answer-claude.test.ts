@@ -96,7 +96,8 @@ describe.skipIf(tmuxMissing)(
           tool: 'Bash',
         })
         // The notification held the real call and Allow / Deny for it; answered, it is withdrawn.
-        const asked = shown.find((spec) => spec.tag === `session:${session.id}`)
+        // The notification on screen when Allow was given (one redrawn as the hooks named the call).
+        const asked = shown.filter((spec) => spec.tag === `session:${session.id}`).at(-1)
         expect(asked?.body).toContain(`Bash: touch ${w.outside}`)
         expect(asked?.answer?.request_id).toBe(session.pending_request?.request_id)
         await waitUntil(

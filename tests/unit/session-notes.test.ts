@@ -107,6 +107,25 @@ describe('a session waiting on a permission request', () => {
     expect(step(first.state, null, { popover: { visible: true } }).withdraw).toEqual(['session:s1'])
   })
 
+  it('is redrawn with Allow / Deny, still one request, when the hooks name the same call a moment later', () => {
+    const unnamed = waiting('Req0000001', 'ls')
+    unnamed.pending_request = { ...unnamed.pending_request!, request_id: null, input_digest: null }
+    const first = step(initialNotifierState(), unnamed, { events: [toPermission] })
+    expect(first.notifications[0]?.answer).toBeUndefined()
+    const named = step(first.state, waiting('Req0000001', 'ls'))
+    expect(named.withdraw).toEqual([])
+    expect(named.notifications).toHaveLength(1)
+    expect(named.notifications[0]).toMatchObject({
+      title: 'navi: needs your permission',
+      tag: 'session:s1',
+      answer: { request_id: 'Req0000001' },
+    })
+    // Its hold over (no tmux server known): redrawn without the buttons, still the one request.
+    const over = step(named.state, waiting('Req0000001', 'ls', false))
+    expect(over.notifications[0]?.answer).toBeUndefined()
+    expect(over.notifications[0]?.title).toBe('navi: needs your permission')
+  })
+
   it('is replaced when the session waits on another request, counting the requests', () => {
     const first = step(initialNotifierState(), waiting('Req0000001', 'ls'), {
       events: [toPermission],

@@ -10,12 +10,16 @@
 import type { ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import type { Session } from '../../../shared/schemas/session.ts'
 import type { NotificationSpec } from './decide.ts'
-import { changedRequestNotification, sessionTag } from './event-notification.ts'
+import { answerOf, changedRequestNotification, sessionTag } from './event-notification.ts'
 import { plainText } from './plain-text.ts'
 
 /** A session's notification on screen: the request it shows, and how many requests it stood for. */
 export interface SessionNote {
   requestKey: string
+  /** The call itself (tool and command), whether or not its request id was known yet. */
+  callKey: string
+  /** It offered Allow / Deny. */
+  answerable: boolean
   count: number
 }
 
@@ -23,10 +27,23 @@ const WAITING: ReadonlySet<string> = new Set(['needs_permission', 'waiting_input
 
 /** What a waiting session waits on: its request's id, else its call or its reason. */
 export function requestKey(session: Session): string {
+  return session.pending_request?.request_id ?? callKey(session)
+}
+
+/** The call a session waits on, without its request id (the hooks may tell it a moment later). */
+function callKey(session: Session): string {
   const p = session.pending_request
-  if (p?.request_id) return p.request_id
   if (p) return `${p.tool}:${p.detail ?? ''}`
   return `${session.status}:${session.status_reason ?? ''}`
+}
+
+function noteOf(session: Session, count: number, now: number): SessionNote {
+  return {
+    requestKey: requestKey(session),
+    callKey: callKey(session),
+    answerable: answerOf(session, now).answer !== undefined,
+    count,
+  }
 }
 
 export function reconcileSessionNotes(opts: {
@@ -55,7 +72,9 @@ export function reconcileSessionNotes(opts: {
     shownTags.add(spec.tag ?? '')
     const found = sessions.get(id)
     const count = (opts.notes[id]?.count ?? 0) + 1
-    notes[id] = { requestKey: found ? requestKey(found.session) : spec.key, count }
+    notes[id] = found
+      ? noteOf(found.session, count, opts.now)
+      : { requestKey: spec.key, callKey: spec.key, answerable: Boolean(spec.answer), count }
     if (count > 1) spec.title = plainText(`${spec.title} (${String(count)} requests)`, 80)
   }
 
@@ -66,21 +85,24 @@ export function reconcileSessionNotes(opts: {
       withdraw.push(sessionTag(id))
       continue
     }
-    const key = requestKey(found.session)
-    if (key === note.requestKey) {
+    const next = noteOf(found.session, note.count, opts.now)
+    if (next.requestKey === note.requestKey && next.answerable === note.answerable) {
       notes[id] = note
       continue
     }
-    // Still waiting, on another request: the notification on screen shows one that is over.
+    // The same call, now known better (its request id told, or Allow / Deny possible or no longer):
+    // the notification is redrawn, still counting one request.
+    const sameCall = next.callKey === note.callKey
     if (!opts.mayShow || found.session.status !== 'needs_permission') {
-      withdraw.push(sessionTag(id))
+      if (sameCall) notes[id] = note
+      else withdraw.push(sessionTag(id))
       continue
     }
+    const count = sameCall ? note.count : note.count + 1
     const spec = changedRequestNotification(found.project, found.session, opts.now)
-    const count = note.count + 1
-    spec.title = plainText(`${spec.title} (${String(count)} requests)`, 80)
+    if (count > 1) spec.title = plainText(`${spec.title} (${String(count)} requests)`, 80)
     replacements.push(spec)
-    notes[id] = { requestKey: key, count }
+    notes[id] = { ...next, count }
   }
   return { notes, replacements, withdraw }
 }
