@@ -25,7 +25,7 @@ import { openQuerySocket, type QuerySocket } from './query-socket.ts'
 import {
   answersDir,
   claimListener,
-  readOptIn,
+  listenerAlive,
   releaseListener,
   sweepAnswers,
 } from '../engine/adapters/answers-dir.ts'
@@ -208,7 +208,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     }
     // Another Navi that claimed it after this one and has stopped leaves no listener: take it back.
     listenTimer = setInterval(() => {
-      if (readOptIn(dir).listening) return
+      if (listenerAlive(dir)) return
       claimListener(dir).catch((error: unknown) =>
         runtimeLog.warn(`${dir}: not listening for answers: ${errorText(error)}`),
       )

@@ -117,6 +117,12 @@ export function releaseListener(dir: string, pid = process.pid): void {
   if (readSmall(join(dir, 'listener'))?.trim() === String(pid)) removeQuietly(join(dir, 'listener'))
 }
 
+/** Some Navi listens: the listener file names a live process (one small read, for the runtime's check). */
+export function listenerAlive(dir: string): boolean {
+  const pid = Number(readSmall(join(dir, 'listener'))?.trim())
+  return Number.isSafeInteger(pid) && pid > 1 && isPidAlive(pid)
+}
+
 /** Who the handler waits for: every session (`away`) and single sessions, with the seconds to wait. */
 export interface AnsweringOptIn {
   away: number | null
@@ -141,12 +147,7 @@ export function readOptIn(dir: string): AnsweringOptIn {
     const value = seconds(join(dir, 'sessions', name))
     if (value !== null) sessions[name] = value
   }
-  const listener = Number(readSmall(join(dir, 'listener'))?.trim())
-  return {
-    away: seconds(join(dir, 'away')),
-    sessions,
-    listening: Number.isSafeInteger(listener) && listener > 1 && isPidAlive(listener),
-  }
+  return { away: seconds(join(dir, 'away')), sessions, listening: listenerAlive(dir) }
 }
 
 /** Session ids as the handler reads them: a file name of these characters only. */
