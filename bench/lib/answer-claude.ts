@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { createNotificationLoop } from '../../electron/main/notifications/notification-loop.ts'
-import { createAnswerWorld } from '../../tests/support/answer-world.ts'
+import { answerOf, createAnswerWorld } from '../../tests/support/answer-world.ts'
 import { killTmuxServer } from '../../tests/support/claude-driver.ts'
 import { text, toolUse } from '../../tests/support/scripted-api.ts'
 import { waitUntil } from '../../tests/support/wait.ts'
@@ -50,13 +50,7 @@ export async function measureWithClaude(
       const pending = session.pending_request!
       toNotification.push((shown.get(pending.request_id!) ?? 0) - Date.parse(pending.since ?? ''))
       const clicked = Date.now()
-      await runtime.handlers['session:answer']({
-        session_id: session.id,
-        request_id: pending.request_id!,
-        tool: pending.tool,
-        input_digest: pending.input_digest!,
-        decision: 'allow',
-      })
+      await runtime.handlers['session:answer'](answerOf(session, 'allow'))
       await waitUntil(() => existsSync(marker), 30_000, 'the tool to run', 5)
       toEffect.push(Date.now() - clicked)
       await rm(marker, { force: true })

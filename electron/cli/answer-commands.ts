@@ -5,7 +5,7 @@
  * Navi's hook waits for Navi at all.
  */
 import type { CommandResult } from '../../shared/ipc-contract.ts'
-import type { AnsweringState } from '../../shared/schemas/answer.ts'
+import { answerToPending, type AnsweringState } from '../../shared/schemas/answer.ts'
 import type { Session } from '../../shared/schemas/session.ts'
 import { inertLine } from '../../shared/text.ts'
 import { answeringState, answerPermissionRequest, setAnswering } from '../runtime/answer-request.ts'
@@ -71,16 +71,11 @@ export async function answerCommand(opts: {
       `stale answer: request ${inertLine(opts.request)} is no longer pending (now: ${pending.request_id})`,
     )
   }
+  const answer = answerToPending(session, decision, opts.message)
+  if (!answer) return fail(opts.print, `${inertLine(session.name)}: the request is not named`)
   const result = await answerPermissionRequest(
     { paths: opts.paths, sessions: () => sessions, by: 'cli' },
-    {
-      session_id: session.id,
-      request_id: pending.request_id,
-      tool: pending.tool,
-      input_digest: pending.input_digest,
-      decision,
-      ...(opts.message !== undefined ? { message: opts.message } : {}),
-    },
+    answer,
   )
   opts.print(result, result.message)
   return result.done ? 0 : 1

@@ -1,5 +1,6 @@
 /** Answering an agent from Navi: what a face sends, and the log line every answer leaves. */
 import { z } from 'zod'
+import type { PendingRequest } from './session.ts'
 
 /** An answer to one permission request, naming the request exactly as it was shown. */
 export const sessionAnswerInputSchema = z.object({
@@ -78,3 +79,24 @@ export const replyRecordSchema = z.object({
   reason: z.string().nullable(),
 })
 export type ReplyRecord = z.infer<typeof replyRecordSchema>
+
+/**
+ * The answer to the request `session` waits on, naming it exactly as it is known now (id, tool, input
+ * digest); null when Navi's hooks did not name it (nothing Navi could answer).
+ */
+export function answerToPending(
+  session: { id: string; pending_request: PendingRequest | null },
+  decision: 'allow' | 'deny',
+  message?: string,
+): SessionAnswerInput | null {
+  const pending = session.pending_request
+  if (!pending?.request_id || !pending.input_digest) return null
+  return {
+    session_id: session.id,
+    request_id: pending.request_id,
+    tool: pending.tool,
+    input_digest: pending.input_digest,
+    decision,
+    ...(message ? { message } : {}),
+  }
+}

@@ -8,7 +8,11 @@ import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { installHooks } from '../../electron/engine/adapters/hooks-install.ts'
 import { createNaviRuntime, type NaviRuntime } from '../../electron/runtime/index.ts'
-import type { AnswerFace, SessionAnswerInput } from '../../shared/schemas/answer.ts'
+import {
+  answerToPending,
+  type AnswerFace,
+  type SessionAnswerInput,
+} from '../../shared/schemas/answer.ts'
 import type { Session } from '../../shared/schemas/session.ts'
 import {
   createClaudeEnv,
@@ -98,16 +102,10 @@ export function answerOf(
   decision: 'allow' | 'deny',
   message?: string,
 ): SessionAnswerInput {
-  const pending = session.pending_request
-  if (!pending?.request_id || !pending.input_digest) {
-    throw new Error(`${session.id} has no named request: ${JSON.stringify(pending)}`)
-  }
-  return {
-    session_id: session.id,
-    request_id: pending.request_id,
-    tool: pending.tool,
-    input_digest: pending.input_digest,
-    decision,
-    ...(message ? { message } : {}),
-  }
+  const answer = answerToPending(session, decision, message)
+  if (!answer)
+    throw new Error(
+      `${session.id} has no named request: ${JSON.stringify(session.pending_request)}`,
+    )
+  return answer
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { answerToPending } from '../../../shared/schemas/answer.ts'
 import type { Session } from '../../../shared/schemas/session.ts'
 import { invoke } from '../lib/api.ts'
 import { isAnswerable, relativeTime, singleLine } from '../store/selectors.ts'
@@ -19,16 +20,10 @@ export function RequestAnswer({ session, now }: { session: Session; now: number 
   const answerable = isAnswerable(session, now)
 
   const send = async (decision: 'allow' | 'deny', message?: string) => {
-    if (!pending.request_id || !pending.input_digest) return
+    const answer = answerToPending(session, decision, message)
+    if (!answer) return
     setBusy(true)
-    const result = await invoke('session:answer', {
-      session_id: session.id,
-      request_id: pending.request_id,
-      tool: pending.tool,
-      input_digest: pending.input_digest,
-      decision,
-      ...(message ? { message } : {}),
-    })
+    const result = await invoke('session:answer', answer)
     setBusy(false)
     if (!result.ok) notify(`Could not answer: ${result.error.message}`)
     else notify(result.data.message)
