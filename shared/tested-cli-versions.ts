@@ -4,7 +4,7 @@
  * this file). `navi doctor` tells a user whose CLI is outside this range.
  */
 export const TESTED_CLI_VERSIONS = {
-  claude: { oldest: '2.1.197', newest: '2.1.331' },
+  claude: { oldest: '2.1.197', newest: '2.1.332' },
   codex: { oldest: '0.140.0', newest: '0.169.0' },
 } as const
 

@@ -24,8 +24,8 @@ describe('tested CLI versions', () => {
   })
 
   it('says where a CLI stands against the range', () => {
-    expect(testedRangeNote('claude', '2.1.331 (Claude Code)')).toBe(
-      '2.1.331 (tested 2.1.197–2.1.331)',
+    expect(testedRangeNote('claude', '2.1.332 (Claude Code)')).toBe(
+      '2.1.332 (tested 2.1.197–2.1.332)',
     )
     expect(testedRangeNote('claude', '2.1.400 (Claude Code)')).toMatch(/newer than tested/)
     expect(testedRangeNote('claude', '1.0.24 (Claude Code)')).toMatch(/older than tested/)
