@@ -2,7 +2,7 @@
 import { access } from 'node:fs/promises'
 import { loadExeca } from '../runtime/index.ts'
 import type { DoctorCheck, DoctorOutput } from '../../shared/schemas/cli.ts'
-import { hooksStatus } from '../runtime/hooks.ts'
+import { CODEX_TRUST_HINT, codexHooksStatus, hooksStatus } from '../runtime/hooks.ts'
 import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
 import { logFile, recentLogErrors } from '../runtime/logger.ts'
 import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
@@ -91,6 +91,8 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
     })
   }
 
+  checks.push(await codexHooksCheck(paths))
+
   await engine.refresh({ force: true })
   const diagnostics = engine.diagnostics()
   checks.push({
@@ -121,6 +123,61 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
     notes: diagnostics.notes,
     errors: [...new Set([...engineErrors, ...diagnostics.sourceErrors, ...projectErrors])],
     log: { file: logFile(paths.naviHome), recent_errors: recentErrors },
+  }
+}
+
+/**
+ * Navi's hook in Codex: optional (only to answer Codex's permission requests from Navi), so it is not
+ * a problem when Codex is absent or the hook was never installed; an install Codex has not trusted yet,
+ * or one running another Navi's handler, is.
+ */
+async function codexHooksCheck(paths: EnginePaths): Promise<DoctorCheck> {
+  const name = 'codex hooks'
+  try {
+    await access(paths.codexHome)
+  } catch {
+    return { name, ok: true, detail: 'no Codex home; not needed', fix: null }
+  }
+  const status = await codexHooksStatus(paths)
+  if (status.error) {
+    return {
+      name,
+      ok: false,
+      detail: `cannot read: ${status.error}`,
+      fix: 'fix or remove the file',
+    }
+  }
+  if (status.installedEvents.length === 0) {
+    return {
+      name,
+      ok: true,
+      detail: 'not installed (optional: answer Codex permission requests from Navi)',
+      fix: null,
+    }
+  }
+  if (!status.installed || status.outdated) {
+    return {
+      name,
+      ok: false,
+      detail: status.installed
+        ? `${status.hooksPath} runs another handler than this Navi's`
+        : `partly installed in ${status.hooksPath} (missing: ${status.missingEvents.join(', ')})`,
+      fix: 'navi hooks install codex',
+    }
+  }
+  if (status.untrusted.length > 0) {
+    return {
+      name,
+      ok: false,
+      detail: `installed in ${status.hooksPath}, not trusted by Codex yet (${status.untrusted.join(', ')}): Codex skips it`,
+      fix: CODEX_TRUST_HINT,
+    }
+  }
+  return {
+    name,
+    ok: true,
+    detail: `installed in ${status.hooksPath} and trusted in Codex's config.toml`,
+    fix: null,
   }
 }
 

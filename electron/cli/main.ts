@@ -122,7 +122,10 @@ export async function runCli(argv: string[]): Promise<number> {
     case 'hooks': {
       const { hooksStatus, installCodexHooks, installHooks, uninstallHooks } =
         await import('../runtime/hooks.ts')
-      if (sub === 'install' && positionals[2] === 'codex') {
+      if (positionals[2] === 'codex' && (sub === 'status' || sub === 'uninstall')) {
+        const { codexHooksCommand } = await import('./codex-hooks-command.ts')
+        return codexHooksCommand(paths, sub, print)
+      } else if (sub === 'install' && positionals[2] === 'codex') {
         const result = await installCodexHooks(paths)
         print(
           result,
@@ -151,7 +154,7 @@ export async function runCli(argv: string[]): Promise<number> {
             : `not installed${status.missing.length ? `; missing events: ${status.missing.join(', ')}` : ''}. Run: navi hooks install`,
         )
       } else {
-        printErr('usage: navi hooks install [codex]|uninstall|status')
+        printErr('usage: navi hooks install|uninstall|status [codex]')
         return 2
       }
       return 0

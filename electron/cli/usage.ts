@@ -19,7 +19,8 @@ export const USAGE = `usage: navi <command> [options]
                                            --port 0 or none: any free port; --open: open a browser;
                                            --json: one line {url, port, token})
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
-  hooks install codex                      Navi's hook in $CODEX_HOME/hooks.json (answer Codex from Navi)
+  hooks install|uninstall|status codex     Navi's hook in $CODEX_HOME/hooks.json (answer Codex from
+                                           Navi; status says whether Codex trusts it)
   doctor [--json]                          what was found, what is missing, how to fix it
   usage [--json]                           the PM's runs, tokens and cost today and this week
   dismiss PROJECT "TITLE" [--snooze 1h]   hide an attention item or a suggestion (kept across restarts)

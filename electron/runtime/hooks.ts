@@ -4,7 +4,12 @@
  */
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import { installHooks, type HooksInstallOptions } from '../engine/adapters/hooks-install.ts'
-export { installCodexHooks } from '../engine/adapters/codex-hooks-install.ts'
+export {
+  CODEX_TRUST_HINT,
+  codexHooksStatus,
+  installCodexHooks,
+  uninstallCodexHooks,
+} from '../engine/adapters/codex-hooks-install.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 
 export {

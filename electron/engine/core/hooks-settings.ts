@@ -108,7 +108,7 @@ function answerableCommand(command: string): string {
 }
 
 /** A Navi command without `--answerable`: one install gives one command, whatever the event. */
-function plainCommand(command: unknown): string {
+export function plainCommand(command: unknown): string {
   return String(command).replace(` --answerable ${NAVI_HOOK_MARKER}`, ` ${NAVI_HOOK_MARKER}`)
 }
 
