@@ -23,6 +23,7 @@ import type {
   TranscriptSummary,
 } from './core/source-records.ts'
 import { assembleClaudeSessions, assembleCodexSession } from './core/sessions.ts'
+import { codexProcessOfThreads } from './core/codex-process.ts'
 import { duplicateTranscriptNotes, type SideTranscript } from './core/side-transcripts.ts'
 
 export interface SourceCounts {
@@ -154,7 +155,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
       corruptLines['codex'] = sum(rollouts.summaries.map((r) => r.corruptLines))
 
       const hookPids = [...hookStates.states.values()]
-        .map((h) => h.claudePid)
+        .map((h) => h.agentPid)
         .filter((pid): pid is number => pid !== null)
       const pidAlive = new Map(hookPids.map((pid) => [pid, isPidAlive(pid)]))
       const livePids = live.records.filter((r) => r.alive).map((r) => r.pid)
@@ -174,15 +175,18 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         paneOfPid,
         now,
       })
+      const codexProcess = codexProcessOfThreads(hookStates.states, pidAlive)
       const codexSessions = rollouts.summaries
-        .map((r) =>
-          assembleCodexSession(
+        .map((r) => {
+          const pid = codexProcess.get(r.threadId)
+          return assembleCodexSession(
             r,
             now,
             rollouts.threadNames.get(r.threadId),
             hookStates.states.get(r.threadId),
-          ),
-        )
+            pid === undefined ? undefined : { pid, pane: paneOfPid.get(pid) ?? null },
+          )
+        })
         .filter((s): s is Session => s !== null)
       const notes = [
         ...live.notes,
@@ -232,3 +236,4 @@ function damagedFiles(summaries: { path: string; corruptLines: number }[]): stri
   const more = damaged.length - named.length
   return more > 0 ? [...named, `…and ${more} more file(s) like these`] : named
 }
+

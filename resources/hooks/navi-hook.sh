@@ -47,24 +47,24 @@ give_up() {
 [ -d "$spool" ] || mkdir -p -m 700 "$spool" 2>/dev/null || give_up
 tmp=$(mktemp "$spool/.new.XXXXXXXXXX" 2>/dev/null) || give_up
 
-# The claude process that runs this hook: the nearest ancestor named claude, or a node (or bun) whose
-# command line is the claude CLI (its npm package), found in /proc with shell builtins only (0 where there is no
-# /proc, or no such ancestor). A stat's second field (the command name) may hold spaces or parentheses:
+# The agent process that runs this hook: the nearest ancestor named claude or codex, or a node (or bun)
+# whose command line is the claude CLI (its npm package), found in /proc with shell builtins only (0 where
+# there is no /proc, or no such ancestor). Codex's is its native binary (the npm launcher is its parent). A stat's second field (the command name) may hold spaces or parentheses:
 # the fields after the last ")" are the state and the parent pid. `read` drops the NULs of a command
 # line, which leaves its arguments run together: enough to find the package path in it.
-claude=0
+agent=0
 pid=$PPID
 depth=0
 while [ "$depth" -lt 6 ] && [ "${pid:-0}" -gt 1 ] 2>/dev/null && [ -r "/proc/$pid/stat" ]; do
   comm=
   read -r comm 2>/dev/null <"/proc/$pid/comm"
   case $comm in
-    claude | claude.exe) claude=$pid && break ;;
+    claude | claude.exe | codex) agent=$pid && break ;;
     # Node 26 names its main thread `node-MainThread` (what /proc/<pid>/comm shows); earlier Nodes: `node`.
     node | nodejs | node-* | bun | bun-*)
       cmdline=
       read -r cmdline 2>/dev/null <"/proc/$pid/cmdline"
-      case $cmdline in *@anthropic-ai/claude-code/* | */bin/claude*) claude=$pid && break ;; esac
+      case $cmdline in *@anthropic-ai/claude-code/* | */bin/claude*) agent=$pid && break ;; esac
       ;;
   esac
   read -r stat 2>/dev/null <"/proc/$pid/stat" || break
@@ -75,7 +75,7 @@ while [ "$depth" -lt 6 ] && [ "${pid:-0}" -gt 1 ] 2>/dev/null && [ -r "/proc/$pi
 done
 
 {
-  printf 'navi-hook 1 %s\n' "$claude"
+  printf 'navi-hook 1 %s\n' "$agent"
   head -c 262144
 } >"$tmp" 2>/dev/null
 cat >/dev/null 2>&1
@@ -128,7 +128,7 @@ while [ "$ticks" -gt 0 ]; do
     exit 0
   fi
   # The agent is gone (answered and moved on, or quit): nothing left to answer.
-  if [ "$claude" -gt 1 ] 2>/dev/null && ! kill -0 "$claude" 2>/dev/null; then break; fi
+  if [ "$agent" -gt 1 ] 2>/dev/null && ! kill -0 "$agent" 2>/dev/null; then break; fi
   sleep 0.25 2>/dev/null || sleep 1
   ticks=$((ticks - 1))
   # Whole seconds: past the deadline by more than a second means the wait is over whatever `sleep` did.

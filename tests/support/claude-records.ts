@@ -40,7 +40,7 @@ export function hookState(now: number, over: Partial<HookSessionState> = {}): Ho
     toolDetail: null,
     toolDescription: null,
     lastDenial: null,
-    claudePid: 42,
+    agentPid: 42,
     ended: false,
     endReason: null,
     startedAt: at(60),

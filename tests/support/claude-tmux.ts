@@ -36,7 +36,8 @@ export function hasTmux(): boolean {
 
 export interface TmuxClaudeOptions {
   cwd: string
-  env: ClaudeEnv
+  /** A `ClaudeEnv`, or another CLI's variables with `binary`. */
+  env: ClaudeEnv | Record<string, string>
   /** tmux session name; must be unique on the socket. */
   sessionName: string
   /** Extra CLI arguments, e.g. `['--permission-mode', 'acceptEdits']`. */
@@ -47,6 +48,11 @@ export interface TmuxClaudeOptions {
   width?: number
   /** @default 45 */
   height?: number
+  /**
+   * Another CLI to run in the pane instead of `claude` (e.g. the pinned `codex`); the project is then not
+   * marked as trusted in Claude Code's config.
+   */
+  binary?: string
 }
 
 export interface TmuxClaude {
@@ -110,8 +116,9 @@ export async function killTmuxServer(socketName = defaultTmuxSocket): Promise<vo
 export async function startClaudeInTmux(opts: TmuxClaudeOptions): Promise<TmuxClaude> {
   const socketName = opts.socketName ?? defaultTmuxSocket
   const target = opts.sessionName
-  await trustProject(opts.env.CLAUDE_CONFIG_DIR, opts.cwd)
-  const command = [claudeBinary(), ...(opts.args ?? [])].map(shellQuote).join(' ')
+  const claudeConfigDir = opts.env.CLAUDE_CONFIG_DIR
+  if (!opts.binary && claudeConfigDir) await trustProject(claudeConfigDir, opts.cwd)
+  const command = [opts.binary ?? claudeBinary(), ...(opts.args ?? [])].map(shellQuote).join(' ')
   const envFlags = Object.entries({ ...opts.env, DISABLE_AUTOUPDATER: '1' }).flatMap(([k, v]) => [
     '-e',
     `${k}=${v}`,

@@ -45,7 +45,7 @@ const hook = (over: Partial<HookSessionState>) =>
     cwd: '/p',
     lastEvent: 'UserPromptSubmit',
     lastEventAt: at(2),
-    claudePid: null,
+    agentPid: null,
     ...over,
   })
 
@@ -104,7 +104,7 @@ describe('assembleClaudeSessions', () => {
     ],
     [
       'hooks alone (no transcript yet) make a session at the hook cwd',
-      { hooks: new Map([['s1', hook({ claudePid: 42 })]]), pidAlive: new Map([[42, true]]) },
+      { hooks: new Map([['s1', hook({ agentPid: 42 })]]), pidAlive: new Map([[42, true]]) },
       { id: 's1', cwd: '/p', status: 'working', status_source: 'hooks', turns: 0 },
     ],
     [

@@ -47,7 +47,7 @@ describe('foldHookLine', () => {
       toolDetail: null,
       toolDescription: null,
       lastDenial: null,
-      claudePid: 4242,
+      agentPid: 4242,
       ended: false,
       endReason: null,
       startedAt: start.received_at,
@@ -312,7 +312,7 @@ describe('Codex through the same handler', () => {
   it('a payload naming a rollout as its transcript is a Codex hook line, folded as such', () => {
     const record = hookRecord(
       {
-        claudePid: null,
+        agentPid: null,
         truncated: false,
         payload: {
           session_id: '01a21578-d84e-7060-b57b-b9f6658284f7',

@@ -20,7 +20,7 @@ describe('parseSpoolFile', () => {
     ['none found (no /proc, as on macOS)', 'navi-hook 1 0', null],
     ['a trailing space', 'navi-hook 1 7 ', 7],
   ])('reads the header: %s', (_name, header, pid) => {
-    expect(parseSpoolFile(spooled('{}', header))?.claudePid).toEqual(pid)
+    expect(parseSpoolFile(spooled('{}', header))?.agentPid).toEqual(pid)
   })
 
   it.each([

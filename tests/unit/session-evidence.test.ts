@@ -70,7 +70,7 @@ describe('apiFailureOf', () => {
     foldHookLine(states, { ...base, hook_event_name: 'UserPromptSubmit', received_at: SINCE })
     const record = hookRecord(
       {
-        claudePid: 4242,
+        agentPid: 4242,
         truncated: false,
         payload: {
           session_id: 's1',

@@ -1,11 +1,12 @@
 /**
  * The checks Navi makes on a pane's screen before it types into it (engine/core/tmux-dialog.ts), on
- * screens as claude 2.1.331 and 2.1.197 drew them in tmux (`capture-pane -p`, observed; shortened rules).
+ * screens as claude 2.1.331 and 2.1.197 and codex 0.169 drew them in tmux (`capture-pane -p`, observed;
+ * shortened rules and paths).
  */
 import { describe, expect, it } from 'vitest'
 import {
   dialogShowsRequest,
-  optionFor,
+  keyFor,
   readPermissionDialog,
   readyForInput,
   typedLine,
@@ -74,6 +75,37 @@ const idle331 = [
   '  ⏸ manual mode on · ? for shortcuts',
 ].join('\n')
 
+const codexDialog = [
+  '› write the marker',
+  '',
+  '• Running echo ran > /tmp/navi-marker',
+  '',
+  '  Would you like to run the following command?',
+  '',
+  '  Environment: local',
+  '',
+  '  Reason: Write the marker outside the workspace',
+  '',
+  '  $ echo ran > /tmp/navi-marker',
+  '',
+  '› 1. Yes, proceed (y)',
+  "  2. Yes, and don't ask again for commands that start with `echo ran > /tmp/navi-marker` (p)",
+  '  3. No, and tell Codex what to do differently (esc)',
+  '',
+  '  Press enter to confirm or esc to cancel',
+].join('\n')
+
+const codexIdle = [
+  '› write the marker',
+  '',
+  '• done',
+  '',
+  '› Ask Codex to do anything',
+  '',
+  '  gpt-fake-1 default · /tmp/repo',
+  '  ← for agents · ? for shortcuts',
+].join('\n')
+
 const request = (tool: string, detail: string): PendingRequest => ({
   tool,
   detail,
@@ -90,18 +122,29 @@ describe('readPermissionDialog', () => {
     expect(dialog?.question).toBe('Do you want to proceed?')
     expect(dialog?.options.map((o) => o.n)).toEqual([1, 2, 3, 4])
     expect(dialogShowsRequest(dialog!, request('Bash', LONG_COMMAND))).toBe(true)
-    expect(optionFor(dialog!, 'allow')).toBe(1)
-    expect(optionFor(dialog!, 'deny')).toBe(4)
+    expect(keyFor(dialog!, 'allow')).toBe('1')
+    expect(keyFor(dialog!, 'deny')).toBe('4')
   })
 
   it('reads the 2.1.197 dialog (three options) and a Write dialog (the file by its base name)', () => {
     const old = readPermissionDialog(bash197)!
     expect(dialogShowsRequest(old, request('Bash', 'touch /tmp/x/marker.txt'))).toBe(true)
-    expect(optionFor(old, 'deny')).toBe(3)
+    expect(keyFor(old, 'deny')).toBe('3')
     const write = readPermissionDialog(write331)!
     expect(dialogShowsRequest(write, request('Write', '/home/u/proj/inter.md'))).toBe(true)
-    expect(optionFor(write, 'allow')).toBe(1)
-    expect(optionFor(write, 'deny')).toBe(3)
+    expect(keyFor(write, 'allow')).toBe('1')
+    expect(keyFor(write, 'deny')).toBe('3')
+  })
+
+  it("reads codex 0.169's dialog: the command below the question, each option's shortcut", () => {
+    const dialog = readPermissionDialog(codexDialog)!
+    expect(dialog.question).toBe('Would you like to run the following command?')
+    expect(dialog.options.map((o) => o.key)).toEqual(['y', 'p', 'esc'])
+    expect(dialogShowsRequest(dialog, request('Bash', 'echo ran > /tmp/navi-marker'))).toBe(true)
+    expect(dialogShowsRequest(dialog, request('Bash', 'echo ran > /tmp/other'))).toBe(false)
+    // Its shortcut answers at once ("don't ask again" is never chosen for the user).
+    expect(keyFor(dialog, 'allow')).toBe('y')
+    expect(keyFor(dialog, 'deny')).toBe('Escape')
   })
 
   it('refuses a dialog for another call, and a request Navi knows too little of', () => {
@@ -130,6 +173,12 @@ describe('readyForInput', () => {
     expect(readyForInput(bash331)).toBe(false)
     expect(readyForInput(`${idle331}\n  esc to interrupt`)).toBe(false)
     expect(readyForInput('')).toBe(false)
+  })
+
+  it("reads codex's prompt (`›`), and not a dialog's selected option as one", () => {
+    expect(readyForInput(codexIdle)).toBe(true)
+    expect(readyForInput(codexDialog)).toBe(false)
+    expect(readyForInput(`${codexIdle}\n• Working (3s • esc to interrupt)`)).toBe(false)
   })
 })
 

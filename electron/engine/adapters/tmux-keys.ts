@@ -8,7 +8,7 @@ import type { CommandResult } from '../../../shared/ipc-contract.ts'
 import type { PendingRequest } from '../../../shared/schemas/session.ts'
 import {
   dialogShowsRequest,
-  optionFor,
+  keyFor,
   readPermissionDialog,
   readyForInput,
   typedLine,
@@ -57,9 +57,11 @@ export async function answerInPane(
           : 'the pane shows no permission dialog: nothing was typed',
       }
     }
-    const option = optionFor(dialog, decision)
-    if (option === null) return { done: false, message: 'the dialog has no plain Yes / No option' }
-    const sent = await tmux('send-keys', '-t', target.pane, '-l', String(option))
+    const key = keyFor(dialog, decision)
+    if (key === null) return { done: false, message: 'the dialog has no plain Yes / No option' }
+    // A named key (Escape) is sent as such; a number or letter literally.
+    const literal = key.length === 1 ? ['-l'] : []
+    const sent = await tmux('send-keys', '-t', target.pane, ...literal, key)
     if (!sent.ok) return { done: false, message: `tmux send-keys failed: ${sent.error}` }
     await sleep(400 + attempt * 300)
   }

@@ -56,6 +56,7 @@ const hookLineSchema = z.object({
   error: capped(500).nullish(),
   source: capped(100).nullish(),
   agent_id: capped(200).nullish(),
+  /** The agent's process (the name is older than Codex's hooks: a codex pid for Codex's lines). */
   claude_pid: z.number().int().positive().nullish(),
   request_id: capped(64).nullish(),
   input_digest: capped(64).nullish(),
@@ -102,7 +103,7 @@ function emptyState(line: HookLine): HookSessionState {
     toolDetail: null,
     toolDescription: null,
     lastDenial: null,
-    claudePid: null,
+    agentPid: null,
     ended: false,
     endReason: null,
     startedAt: null,
@@ -275,7 +276,7 @@ export function foldHookLine(
     ...change,
     cwd: hookLine.cwd ?? base.cwd,
     transcriptPath: hookLine.transcript_path ?? base.transcriptPath,
-    claudePid: hookLine.claude_pid ?? base.claudePid,
+    agentPid: hookLine.claude_pid ?? base.agentPid,
     lastEvent: hookLine.hook_event_name,
     lastEventAt: hookLine.received_at,
   })

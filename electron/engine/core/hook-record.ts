@@ -37,8 +37,8 @@ const TOOL_DETAIL_EVENTS = new Set(['PermissionRequest', 'PreToolUse', 'Permissi
 const HEADER = /^navi-hook 1 (\d+)\s*$/
 
 export interface SpoolFile {
-  /** The claude process that ran the hook, as the handler found it among its ancestors. */
-  claudePid: number | null
+  /** The agent process (claude or codex) that ran the hook, as the handler found it among its ancestors. */
+  agentPid: number | null
   payload: Record<string, unknown> | null
   /** The payload was cut (or is not JSON): only its leading fields were read. */
   truncated: boolean
@@ -50,18 +50,18 @@ export function parseSpoolFile(text: string): SpoolFile | null {
   const header = HEADER.exec(newline === -1 ? text : text.slice(0, newline))
   if (!header) return null
   const pid = Number(header[1])
-  const claudePid = Number.isSafeInteger(pid) && pid > 1 ? pid : null
+  const agentPid = Number.isSafeInteger(pid) && pid > 1 ? pid : null
   const body = newline === -1 ? '' : text.slice(newline + 1)
   try {
     const value: unknown = JSON.parse(body)
     const isRecord = value !== null && typeof value === 'object' && !Array.isArray(value)
     return {
-      claudePid,
+      agentPid,
       payload: isRecord ? (value as Record<string, unknown>) : null,
       truncated: false,
     }
   } catch {
-    return { claudePid, payload: salvageHead(body.slice(0, 64 * 1024)), truncated: true }
+    return { agentPid, payload: salvageHead(body.slice(0, 64 * 1024)), truncated: true }
   }
 }
 
@@ -158,6 +158,6 @@ export function hookRecord(
       : {}),
     ...(spool.truncated ? { truncated: true } : {}),
     received_at: receivedAt,
-    claude_pid: spool.claudePid,
+    claude_pid: spool.agentPid,
   }
 }

@@ -67,7 +67,7 @@ export function assembleClaudeSessions(src: ClaudeSources): Session[] {
     // A session whose main file is empty or gone still spent what its sub-agents spent.
     const cwd = transcript?.cwd ?? live?.cwd ?? hook?.cwd ?? side?.cwd
     if (!cwd) continue
-    const hookPid = hook?.claudePid ?? null
+    const hookPid = hook?.agentPid ?? null
     const decision = decideClaudeStatus({
       transcript,
       live,
@@ -153,6 +153,8 @@ export function assembleCodexSession(
   threadName?: string,
   /** What Navi's hook saw of the thread, when Codex runs it (hooks.json). */
   hook?: HookSessionState,
+  /** The codex process running the thread (its hooks name it) while it lives, and its tmux pane. */
+  running?: { pid: number; pane: { pane: string; socket: string } | null },
 ): Session | null {
   if (!rollout.cwd) return null
   const asking = codexAsking(rollout, hook)
@@ -186,9 +188,9 @@ export function assembleCodexSession(
     last_turn: null,
     recent_turn_ends: [],
     last_denial: null,
-    pid: null,
-    tmux_pane: null,
-    tmux_socket: null,
+    pid: running?.pid ?? null,
+    tmux_pane: running?.pane?.pane ?? null,
+    tmux_socket: running?.pane?.socket ?? null,
     transcript_path: rollout.path,
     task_lists: [],
     pending_request: asking ? pendingRequestOf(asking, null, asking.lastEventAt) : null,

@@ -193,8 +193,8 @@ export interface HookSessionState {
   stopFailure: { error: string | null; message: string | null } | null
   /** The last tool call refused without asking (PermissionDenied: auto mode's classifier, dontAsk). */
   lastDenial: PermissionDenial | null
-  /** The `claude` process that ran the hook, when the handler could tell. */
-  claudePid: number | null
+  /** The agent process (`claude`, or `codex` for its hooks.json) that ran the hook, when the handler could tell. */
+  agentPid: number | null
   ended: boolean
   endReason: string | null
   startedAt: string | null
