@@ -58,7 +58,7 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 }
 
 /** A day of commit events, as the engine writes them, so `navi events` has a real log to page. */
-function dayOfEvents(now: number): string {
+export function dayOfEvents(now: number): string {
   const lines: string[] = []
   for (let i = 0; i < EVENTS; i++) {
     const event: EngineEvent = engineEventSchema.parse({

@@ -36,9 +36,24 @@ const MAYBE_INVISIBLE =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/
 
-/** `value` with every invisible character replaced by `keep(code)` (a string) and lone surrogates dropped. */
-function mapInvisible(value: string, replace: (code: number) => string): string {
-  if (!MAYBE_INVISIBLE.test(value)) return value
+/**
+ * `MAYBE_INVISIBLE` without line breaks and tabs: what a block of output (several lines) may have to be
+ * looked at twice for. A block always has line breaks, so the first scan alone would never say "none".
+ */
+const MAYBE_ACTIVE_IN_BLOCK =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/
+
+/**
+ * `value` with every invisible character replaced by `replace(code)` (a string) and lone surrogates
+ * dropped. `maybe`: a scan that finds every character this call may change (the fast way to say "none").
+ */
+function mapInvisible(
+  value: string,
+  replace: (code: number) => string,
+  maybe: RegExp = MAYBE_INVISIBLE,
+): string {
+  if (!maybe.test(value)) return value
   let out = ''
   let start = 0
   for (let i = 0; i < value.length; i++) {
@@ -79,8 +94,10 @@ export function clipText(value: string, max: number): string {
  * other invisible character becomes a space. The last guard before text reaches a terminal.
  */
 export function inertBlock(text: string): string {
-  return mapInvisible(text, (code) =>
-    code === 0x0a || code === 0x09 ? String.fromCharCode(code) : ' ',
+  return mapInvisible(
+    text,
+    (code) => (code === 0x0a || code === 0x09 ? String.fromCharCode(code) : ' '),
+    MAYBE_ACTIVE_IN_BLOCK,
   )
 }
 
@@ -91,10 +108,13 @@ export function inertBlock(text: string): string {
  */
 export function escapeInvisibleInJson(json: string): string {
   // Raw line breaks and tabs are only ever the indentation between values (inside strings they are escaped).
-  return mapInvisible(json, (code) =>
-    code === 0x0a || code === 0x09
-      ? String.fromCharCode(code)
-      : `\\u${code.toString(16).padStart(4, '0')}`,
+  return mapInvisible(
+    json,
+    (code) =>
+      code === 0x0a || code === 0x09
+        ? String.fromCharCode(code)
+        : `\\u${code.toString(16).padStart(4, '0')}`,
+    MAYBE_ACTIVE_IN_BLOCK,
   )
 }
 
