@@ -76,6 +76,19 @@ export default tseslint.config(
       electron: true,
     },
     {
+      files: ['electron/tasks/core/**/*.ts'],
+      why: "tasks/core is pure: not the tasks' shell (../*.ts), no adapters, no runtime, no faces",
+      forbid: ['../*.ts', '**/adapters/**', '**/pm/**', '**/runtime/**', '**/main/**', '**/cli/**'],
+      electron: true,
+    },
+    {
+      files: ['electron/tasks/**/*.ts'],
+      ignores: ['electron/tasks/core/**'],
+      why: 'delegated tasks use the engine and the PM; the runtime and the faces compose them',
+      forbid: ['**/runtime/**', '**/main/**', '**/cli/**'],
+      electron: true,
+    },
+    {
       files: ['electron/runtime/**/*.ts'],
       why: 'the runtime composes the parts for the faces and knows none of them; it runs in plain Node',
       forbid: ['**/main/**', '**/cli/**'],
@@ -83,14 +96,14 @@ export default tseslint.config(
     },
     {
       files: ['electron/cli/**/*.ts'],
-      why: 'a face reaches the engine and the PM only through the runtime (electron/runtime/)',
-      forbid: ['**/engine/**', '**/pm/**'],
+      why: 'a face reaches the engine, the PM and the tasks only through the runtime (electron/runtime/)',
+      forbid: ['**/engine/**', '**/pm/**', '**/tasks/**'],
       electron: true,
     },
     {
       files: ['electron/main/**/*.ts'],
-      why: 'a face reaches the engine and the PM only through the runtime (electron/runtime/)',
-      forbid: ['**/engine/**', '**/pm/**'],
+      why: 'a face reaches the engine, the PM and the tasks only through the runtime (electron/runtime/)',
+      forbid: ['**/engine/**', '**/pm/**', '**/tasks/**'],
       // The tray is the Electron face: electron is what it is made of.
       electron: false,
     },

@@ -41,6 +41,13 @@ export async function runCli(argv: string[]): Promise<number> {
       message: { type: 'string' },
       request: { type: 'string' },
       snooze: { type: 'string' },
+      cwd: { type: 'string' },
+      plan: { type: 'boolean' },
+      'no-plan': { type: 'boolean' },
+      agent: { type: 'string' },
+      model: { type: 'string' },
+      'permission-mode': { type: 'string' },
+      'dangerously-skip-permissions': { type: 'boolean', default: false },
     },
   })
   const [command, sub] = positionals
@@ -182,6 +189,40 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case 'memory':
       return (await import('./pm-commands.ts')).memoryCommand(paths, sub, positionals[2], print)
+    case 'run': {
+      const text = positionals.slice(1).join(' ').trim()
+      if (!text || (values.plan && values['no-plan'])) {
+        printErr(
+          'usage: navi run "<task>" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude] [--model M] [--permission-mode MODE] [--dangerously-skip-permissions]',
+        )
+        return 2
+      }
+      const { runCommand } = await import('./task-commands.ts')
+      return runCommand(
+        paths,
+        text,
+        {
+          project: values.project,
+          cwd: values.cwd,
+          plan: values.plan ? true : values['no-plan'] ? false : undefined,
+          agent: values.agent,
+          model: values.model,
+          permissionMode: values['permission-mode'],
+          skipPermissions: values['dangerously-skip-permissions'],
+        },
+        values.json,
+        print,
+      )
+    }
+    case 'tasks':
+      return (await import('./task-commands.ts')).tasksCommand(paths, print)
+    case 'task':
+      return (await import('./task-commands.ts')).taskCommand(
+        paths,
+        positionals.slice(1),
+        values.json,
+        print,
+      )
     case 'doctor': {
       const { runDoctor } = await import('./doctor.ts')
       const { createNaviRuntime } = await import('../runtime/index.ts')

@@ -21,6 +21,13 @@ export const USAGE = `usage: navi <command> [options]
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
   hooks install|uninstall|status codex     Navi's hook in $CODEX_HOME/hooks.json (answer Codex from
                                            Navi; status says whether Codex trusts it)
+  run "TASK" [--project NAME | --cwd DIR] [--plan | --no-plan] [--model M]
+      [--permission-mode MODE] [--dangerously-skip-permissions] [--json]
+                                           delegate a task to a headless claude in the project the task
+                                           names (or asks which); prints what it relays; Ctrl-C cancels
+  tasks [--json]                           delegated tasks, newest first
+  task ID [reply "…" | approve | reject | cancel] [--json]
+                                           one task with its notes; answer its question or its plan
   doctor [--json]                          what was found, what is missing, how to fix it
   usage [--json]                           the PM's runs, tokens and cost today and this week
   dismiss PROJECT "TITLE" [--snooze 1h]   hide an attention item or a suggestion (kept across restarts)

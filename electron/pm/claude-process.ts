@@ -1,7 +1,8 @@
 /**
- * One `claude` process for a PM run: stdin from a string, stdout line by line as it arrives, a hard
- * timeout that kills the whole process group, and a result that never rejects. The CLI is started
- * in its own process group (`detached`), so a timeout, or Navi exiting, also ends anything it spawned.
+ * One `claude` process for a PM run or a delegated task: stdin from a string, stdout line by line as it
+ * arrives, a hard timeout (or a cancel) that kills the whole process group, and a result that never
+ * rejects. The CLI is started in its own process group (`detached`), so a timeout, a cancel, or Navi
+ * exiting, also ends anything it spawned.
  */
 import { loadExeca } from '../engine/adapters/execa-lazy.ts'
 
@@ -21,6 +22,8 @@ export interface ClaudeProcessOptions {
   onLine?: (line: string) => void
   /** The pid, right after the spawn. */
   onSpawn?: (pid: number) => void
+  /** Aborting ends the group as the timeout does (SIGTERM, then SIGKILL); the result says `cancelled`. */
+  signal?: AbortSignal
 }
 
 export interface ClaudeProcessResult {
@@ -31,6 +34,8 @@ export interface ClaudeProcessResult {
   stdout: string
   stderr: string
   timedOut: boolean
+  /** Ended by `signal`. */
+  cancelled: boolean
   /** Set when the binary could not be started at all (ENOENT, EACCES, …). */
   spawnError: string | null
   durationMs: number
@@ -76,19 +81,34 @@ export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<Clau
     }
   }
   let timedOut = false
+  let cancelled = false
   let graceTimer: NodeJS.Timeout | undefined
-  const timer = setTimeout(() => {
-    timedOut = true
+  const endGroup = (): void => {
+    if (graceTimer !== undefined) return
     killGroup('SIGTERM')
     graceTimer = setTimeout(() => killGroup('SIGKILL'), opts.killGraceMs ?? 2000)
+  }
+  const timer = setTimeout(() => {
+    timedOut = true
+    endGroup()
   }, opts.timeoutMs)
+  const onAbort = (): void => {
+    cancelled = true
+    endGroup()
+  }
+  if (opts.signal?.aborted) onAbort()
+  else opts.signal?.addEventListener('abort', onAbort, { once: true })
   const exitHook = (): void => killGroup('SIGKILL')
   process.once('exit', exitHook)
 
   try {
     const result = await subprocess
     const spawnError =
-      result.failed && result.exitCode === undefined && result.signal === undefined && !timedOut
+      result.failed &&
+      result.exitCode === undefined &&
+      result.signal === undefined &&
+      !timedOut &&
+      !cancelled
         ? (result.shortMessage ?? 'claude could not be started')
         : null
     return {
@@ -98,11 +118,13 @@ export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<Clau
       stdout: String(result.stdout ?? ''),
       stderr: String(result.stderr ?? ''),
       timedOut,
+      cancelled,
       spawnError,
       durationMs: Date.now() - started,
     }
   } finally {
     clearTimeout(timer)
+    opts.signal?.removeEventListener('abort', onAbort)
     // Leftovers of the group (none observed: the CLI runs as one process) get the SIGKILL too.
     if (graceTimer !== undefined) {
       clearTimeout(graceTimer)

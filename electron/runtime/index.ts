@@ -13,6 +13,8 @@ import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { errorText } from '../../shared/log.ts'
 import { createEngine, type Engine } from '../engine/index.ts'
 import type { Pm } from '../pm/index.ts'
+import type { Task } from '../../shared/schemas/task.ts'
+import type { TaskService } from './tasks.ts'
 import { createConfigSource, type ConfigSource } from './config-source.ts'
 import { createContractHandlers } from './contract-handlers.ts'
 import { createPushHub, type PushHub } from './push-hub.ts'
@@ -48,6 +50,10 @@ export interface NaviRuntimeOptions {
   mode: 'live' | 'once'
   /** Create the PM (in `live` mode it also runs on the engine's triggers). */
   pm: boolean
+  /** Create the delegated tasks' service (`navi run`, the tray, `navi serve`). @default false */
+  tasks?: boolean
+  /** Told of every note a task relays (the tray notifies, the CLI prints). */
+  onTaskNote?: (task: Task, title: string, body: string) => void
   /** The tray installs hooks with the system's node; the default installs with this process's. */
   installHooks?: () => Promise<CommandResult>
   /** The tray hides its popover; absent elsewhere. */
@@ -70,6 +76,8 @@ export interface NaviRuntime {
   readonly engine: Engine
   /** Null when the PM is off (`--no-pm`, read-only commands). */
   readonly pm: Pm | null
+  /** Null unless asked for (`tasks: true`). */
+  readonly tasks: TaskService | null
   readonly settings: SettingsStore
   readonly config: ConfigSource
   readonly hub: PushHub
@@ -129,6 +137,17 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
         ...(opts.clock ? { clock: opts.clock } : {}),
       })
     : null
+  const tasks = opts.tasks
+    ? (await import('./tasks.ts')).createNaviTaskService({
+        paths,
+        config: () => config.get().config,
+        state: () => engine.getState(),
+        env: opts.env ?? process.env,
+        logger,
+        notify: (task, title, body) => opts.onTaskNote?.(task, title, body),
+        ...(opts.clock ? { clock: opts.clock } : {}),
+      })
+    : null
   const offConfig = config.onChange((next) => pm?.reconfigure(next.pm))
   const hub = createPushHub({ engine, pm })
   const handlers = createContractHandlers({
@@ -157,6 +176,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     await querySocket?.close()
     offConfig()
     hub.stop()
+    await tasks?.stop()
     await pm?.stop()
     await engine.stop()
     config.dispose()
@@ -220,6 +240,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     paths,
     engine,
     pm,
+    tasks,
     settings,
     config,
     hub,

@@ -36,6 +36,8 @@ export const registeredProjectSchema = z
   .object({
     path: z.string().min(1),
     name: z.string().min(1).optional(),
+    /** Other names a delegated task may call the project by (`navi run "… in the site"`). */
+    aliases: z.array(z.string().min(1)).optional(),
     /** Markdown checklist, relative to the project (or absolute): `- [ ]` items, `##` headings are PBIs. */
     tasks: z.string().min(1).optional(),
   })
@@ -82,6 +84,40 @@ export const answeringSettingsSchema = z
   })
   .strict()
 
+/** Delegated tasks (electron/tasks/): where they run, when they plan, how long and how many. */
+export const tasksSettingsSchema = z
+  .object({
+    /** Keyword rules checked against a task's text (lower priority first; project names rank 3). */
+    rules: z
+      .array(
+        z
+          .object({
+            keywords: z.array(z.string().min(1)).min(1),
+            directory: z.string().min(1),
+            priority: z.number().int().min(0).max(100).optional(),
+          })
+          .strict(),
+      )
+      .default([]),
+    /** Where a task that names no project and matches no rule runs; absent: Navi asks. */
+    default: z.string().min(1).optional(),
+    /** A task with one of these words (outside quotes) plans first. */
+    plan_keywords: z.array(z.string().min(1)).optional(),
+    /** A run still going after this is ended (SIGTERM to its process group, then SIGKILL). */
+    timeout: durationSchema.default('1h'),
+    /** A running task relays "still working, 15m" this often. */
+    heartbeat: durationSchema.default('5m'),
+    /** Tasks running at once, across projects (one per project directory, always). */
+    max_running: z.number().int().min(1).max(20).default(2),
+    /** `--permission-mode` for every task; absent: the agent's own default (the user's settings). */
+    permission_mode: z.enum(['default', 'acceptEdits', 'plan', 'dontAsk', 'auto']).optional(),
+    /** Tools a task may use without asking (`--allowedTools`), e.g. `Edit`, `Bash(npm test)`. */
+    allowed_tools: z.array(z.string().min(1)).default([]),
+    /** `--model` for every task; absent: the agent's default. */
+    model: z.string().min(1).optional(),
+  })
+  .strict()
+
 /** `$NAVI_HOME/config.yaml` as written by the user. */
 export const rawConfigSchema = z
   .object({
@@ -91,19 +127,35 @@ export const rawConfigSchema = z
     pm: pmSettingsSchema.default(pmSettingsSchema.parse({})),
     trouble: troubleSettingsSchema.default(troubleSettingsSchema.parse({})),
     answering: answeringSettingsSchema.default(answeringSettingsSchema.parse({})),
+    tasks: tasksSettingsSchema.default(tasksSettingsSchema.parse({})),
   })
   .strict()
 export type RawConfig = z.infer<typeof rawConfigSchema>
 
 /** Configuration after `~` expansion and unit conversion. */
 export interface NaviConfig {
-  projects: { path: string; name?: string; tasks?: string }[]
+  projects: { path: string; name?: string; aliases?: string[]; tasks?: string }[]
   ignore: string[]
   pollIntervalMs: number
   pm: PmSettings
   trouble: { stalledAfterMs: number; waitingAfterMs: number; repeats: number }
   /** Whole seconds, 1 to 600. */
   answering: { waitSeconds: number }
+  tasks: TaskSettings
+}
+
+export interface TaskSettings {
+  rules: { keywords: string[]; dir: string; priority?: number }[]
+  /** Absolute; null: ask. */
+  defaultDir: string | null
+  /** null: the built-in list (electron/tasks/core/relay.ts). */
+  planKeywords: string[] | null
+  timeoutMs: number
+  heartbeatMs: number
+  maxRunning: number
+  permissionMode: string | null
+  allowedTools: string[]
+  model: string | null
 }
 
 export interface PmSettings {

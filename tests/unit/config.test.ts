@@ -59,7 +59,50 @@ describe('parseConfig', () => {
       pm: defaultConfig().pm,
       trouble: defaultConfig().trouble,
       answering: defaultConfig().answering,
+      tasks: defaultConfig().tasks,
     })
+  })
+
+  it('reads the task settings: rules and default expanded, durations in ms, relative paths refused', () => {
+    expect(defaultConfig().tasks).toMatchObject({
+      rules: [],
+      defaultDir: null,
+      planKeywords: null,
+      timeoutMs: 3_600_000,
+      heartbeatMs: 300_000,
+      maxRunning: 2,
+      permissionMode: null,
+    })
+    const read = parseConfig(
+      [
+        'tasks:',
+        '  rules:',
+        '    - keywords: [backlog, meeting notes]',
+        '      directory: ~/Notes',
+        '      priority: 1',
+        '  default: ~/Code',
+        '  plan_keywords: [overhaul]',
+        '  timeout: 30m',
+        '  permission_mode: acceptEdits',
+        '  allowed_tools: [Edit]',
+      ].join('\n'),
+      FILE,
+      HOME,
+    )
+    expect(read.errors).toEqual([])
+    expect(read.config.tasks).toMatchObject({
+      rules: [{ keywords: ['backlog', 'meeting notes'], dir: `${HOME}/Notes`, priority: 1 }],
+      defaultDir: `${HOME}/Code`,
+      planKeywords: ['overhaul'],
+      timeoutMs: 1_800_000,
+      permissionMode: 'acceptEdits',
+      allowedTools: ['Edit'],
+    })
+    const relative = parseConfig('tasks:\n  default: Code\n', FILE, HOME)
+    expect(relative.errors[0]?.message).toMatch(/tasks\.default: 'Code' is relative/)
+    // bypassPermissions is chosen per task, never for all of them in the config.
+    const bypass = parseConfig('tasks:\n  permission_mode: bypassPermissions\n', FILE, HOME)
+    expect(bypass.errors).toHaveLength(1)
   })
 
   it("reads the answering wait in whole seconds, within 1 s and the hook's 10 min", () => {

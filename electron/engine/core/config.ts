@@ -60,7 +60,12 @@ export function normalize(
     }
     const path = resolve(expanded)
     const tasks = p.tasks === undefined ? undefined : resolve(path, expandHome(p.tasks, home))
-    return { path, ...(p.name !== undefined && { name: p.name }), ...(tasks && { tasks }) }
+    return {
+      path,
+      ...(p.name !== undefined && { name: p.name }),
+      ...(p.aliases !== undefined && { aliases: p.aliases }),
+      ...(tasks && { tasks }),
+    }
   })
   // The schema already refused what is not a duration; a value parseDuration still cannot read is reported
   // (and the whole file then falls back to the defaults), so the 0 below is never used.
@@ -68,6 +73,13 @@ export function normalize(
     const ms = parseDuration(value)
     if (ms === null) report(path, `${path.join('.')}: ${DURATION_HINT}`)
     return ms ?? 0
+  }
+  const absoluteDir = (path: PathKey[], value: string): string => {
+    const expanded = expandHome(value, home)
+    if (!isAbsolute(expanded)) {
+      report(path, `${path.join('.')}: '${value}' is relative; write an absolute path or start it with ~/`)
+    }
+    return resolve(expanded)
   }
   return {
     projects,
@@ -93,6 +105,21 @@ export function normalize(
       stalledAfterMs: duration(['trouble', 'stalled_after'], raw.trouble.stalled_after),
       waitingAfterMs: duration(['trouble', 'waiting_after'], raw.trouble.waiting_after),
       repeats: raw.trouble.repeats,
+    },
+    tasks: {
+      rules: raw.tasks.rules.map((rule, i) => ({
+        keywords: rule.keywords,
+        dir: absoluteDir(['tasks', 'rules', i, 'directory'], rule.directory),
+        ...(rule.priority !== undefined && { priority: rule.priority }),
+      })),
+      defaultDir: raw.tasks.default ? absoluteDir(['tasks', 'default'], raw.tasks.default) : null,
+      planKeywords: raw.tasks.plan_keywords ?? null,
+      timeoutMs: duration(['tasks', 'timeout'], raw.tasks.timeout),
+      heartbeatMs: duration(['tasks', 'heartbeat'], raw.tasks.heartbeat),
+      maxRunning: raw.tasks.max_running,
+      permissionMode: raw.tasks.permission_mode ?? null,
+      allowedTools: raw.tasks.allowed_tools,
+      model: raw.tasks.model ?? null,
     },
     answering: {
       waitSeconds: Math.min(

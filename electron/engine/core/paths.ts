@@ -68,4 +68,6 @@ export const naviFiles = (p: EnginePaths) => ({
   claudeTasks: join(p.claudeConfigDir, 'tasks'),
   claudeSettings: join(p.claudeConfigDir, 'settings.json'),
   codexSessions: join(p.codexHome, 'sessions'),
+  /** Delegated tasks: `<id>.json` (the record) and `<id>.log.jsonl` (its agent's stream and Navi's notes). */
+  tasksDir: join(p.naviHome, 'tasks'),
 })

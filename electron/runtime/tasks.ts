@@ -1,0 +1,69 @@
+/**
+ * The task service (electron/tasks/) as the faces get it: its settings and projects read from Navi's
+ * configuration and state, `claude` found as the PM finds it, and the task's session opted in to Navi's
+ * answers, so its permission requests are held for the user like any session's (while a Navi listens).
+ */
+import type { NaviConfig } from '../../shared/schemas/config.ts'
+import type { EngineState } from '../../shared/schemas/state.ts'
+import type { Task } from '../../shared/schemas/task.ts'
+import { answersDir, setOptIn } from '../engine/adapters/answers-dir.ts'
+import type { EnginePaths } from '../engine/core/paths.ts'
+import { CLAUDE_INSTALL_HINT, findClaude } from '../pm/find-claude.ts'
+import { createTaskService, type TaskService } from '../tasks/index.ts'
+import type { KnownProject } from '../tasks/core/resolve-directory.ts'
+import type { NaviLogger } from './logger.ts'
+
+export type { TaskService, StartResult, ActResult } from '../tasks/index.ts'
+export { findTask } from '../tasks/task-store.ts'
+
+export interface TaskServiceOptions {
+  paths: EnginePaths
+  config: () => NaviConfig
+  /** The engine's projects; null before the first cycle (the config's projects are used alone). */
+  state: () => EngineState | null
+  env: Readonly<Record<string, string | undefined>>
+  logger: NaviLogger
+  notify: (task: Task, title: string, body: string) => void
+  onChange?: (task: Task) => void
+  clock?: () => number
+}
+
+export function createNaviTaskService(opts: TaskServiceOptions): TaskService {
+  const log = opts.logger.scope('tasks')
+  return createTaskService({
+    paths: opts.paths,
+    settings: () => opts.config().tasks,
+    projects: () => knownProjects(opts.config(), opts.state()),
+    env: opts.env,
+    claudeBin: async () => {
+      const found = await findClaude({ env: opts.env, setting: opts.config().pm.claudePath })
+      if (!found.found) throw new Error(found.hint || CLAUDE_INSTALL_HINT)
+      return found.path
+    },
+    holdRequests: (sessionId) =>
+      setOptIn(answersDir(opts.paths.naviHome), sessionId, opts.config().answering.waitSeconds),
+    notify: opts.notify,
+    ...(opts.onChange ? { onChange: opts.onChange } : {}),
+    log,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  })
+}
+
+/** Navi's projects by name (the engine's, which include the registered ones), with config aliases. */
+export function knownProjects(config: NaviConfig, state: EngineState | null): KnownProject[] {
+  const aliasesOf = (dir: string) => config.projects.find((p) => p.path === dir)?.aliases ?? []
+  const fromState = (state?.projects ?? []).map((p) => ({
+    name: p.name,
+    aliases: aliasesOf(p.project_dir),
+    dir: p.project_dir,
+  }))
+  const seen = new Set(fromState.map((p) => p.dir))
+  const registered = config.projects
+    .filter((p) => !seen.has(p.path))
+    .map((p) => ({
+      name: p.name ?? p.path.split('/').pop() ?? p.path,
+      aliases: p.aliases ?? [],
+      dir: p.path,
+    }))
+  return [...fromState, ...registered]
+}
