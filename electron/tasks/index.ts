@@ -476,6 +476,7 @@ function agentEnv(env: Readonly<Record<string, string | undefined>>): Record<str
 }
 
 function formatMinutes(ms: number): string {
+  if (ms < 60_000) return `${String(Math.round(ms / 1000))}s`
   return ms >= 3_600_000 && ms % 3_600_000 === 0
     ? `${String(ms / 3_600_000)}h`
     : `${String(Math.round(ms / 60_000))}m`
