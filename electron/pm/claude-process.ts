@@ -5,6 +5,7 @@
  * exiting, also ends anything it spawned.
  */
 import { loadExeca } from '../engine/adapters/execa-lazy.ts'
+import { descendantsOf } from '../engine/adapters/process.ts'
 
 export interface ClaudeProcessOptions {
   bin: string
@@ -83,10 +84,20 @@ export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<Clau
   let timedOut = false
   let cancelled = false
   let graceTimer: NodeJS.Timeout | undefined
+  /**
+   * The group, and every descendant found before the signal: the CLI runs its shell commands in sessions
+   * of their own, which a group signal misses, and which outlive a CLI that is SIGKILLed first.
+   */
+  let tree: number[] = []
   const endGroup = (): void => {
     if (graceTimer !== undefined) return
+    tree = pid === undefined ? [] : descendantsOf(pid)
     killGroup('SIGTERM')
-    graceTimer = setTimeout(() => killGroup('SIGKILL'), opts.killGraceMs ?? 2000)
+    signalEach(tree, 'SIGTERM')
+    graceTimer = setTimeout(() => {
+      killGroup('SIGKILL')
+      signalEach(tree, 'SIGKILL')
+    }, opts.killGraceMs ?? 2000)
   }
   const timer = setTimeout(() => {
     timedOut = true
@@ -98,7 +109,11 @@ export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<Clau
   }
   if (opts.signal?.aborted) onAbort()
   else opts.signal?.addEventListener('abort', onAbort, { once: true })
-  const exitHook = (): void => killGroup('SIGKILL')
+  const exitHook = (): void => {
+    const left = pid === undefined ? [] : descendantsOf(pid)
+    killGroup('SIGKILL')
+    signalEach(left, 'SIGKILL')
+  }
   process.once('exit', exitHook)
 
   try {
@@ -125,12 +140,24 @@ export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<Clau
   } finally {
     clearTimeout(timer)
     opts.signal?.removeEventListener('abort', onAbort)
-    // Leftovers of the group (none observed: the CLI runs as one process) get the SIGKILL too.
+    // Leftovers of the group get the SIGKILL too.
     if (graceTimer !== undefined) {
       clearTimeout(graceTimer)
       if (pid !== undefined && groupExists(pid)) killGroup('SIGKILL')
+      // The CLI is gone; what it started and left behind goes with it.
+      signalEach(tree, 'SIGKILL')
     }
     process.off('exit', exitHook)
+  }
+}
+
+function signalEach(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const target of pids) {
+    try {
+      process.kill(target, signal)
+    } catch {
+      // Already gone.
+    }
   }
 }
 

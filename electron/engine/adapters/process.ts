@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+
 /** Whether a process exists; EPERM means it exists but belongs to someone else. */
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
@@ -7,4 +9,40 @@ export function isPidAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/**
+ * Every descendant of `pid` (children, their children, …), read from one `ps` listing (Linux and macOS).
+ * An agent starts its shell commands in sessions of their own, out of its process group: ending the group
+ * alone would leave them running once the agent is gone. Empty when `ps` cannot run.
+ */
+export function descendantsOf(pid: number): number[] {
+  let listing: string
+  try {
+    listing = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
+      encoding: 'utf8',
+      timeout: 5_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+  } catch {
+    return []
+  }
+  const children = new Map<number, number[]>()
+  for (const line of listing.split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number)
+    if (!child || !parent) continue
+    const list = children.get(parent) ?? []
+    list.push(child)
+    children.set(parent, list)
+  }
+  const found: number[] = []
+  const queue = [pid]
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() ?? 0) ?? []) {
+      if (found.includes(child)) continue
+      found.push(child)
+      queue.push(child)
+    }
+  }
+  return found
 }
