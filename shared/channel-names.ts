@@ -21,6 +21,10 @@ export const IPC_CHANNEL_NAMES = [
   'answering:get',
   'answering:set',
   'popover:hide',
+  'tasks:list',
+  'task:start',
+  'task:reply',
+  'task:cancel',
 ] as const
 
 export const PUSH_CHANNEL_NAMES = [
@@ -29,5 +33,6 @@ export const PUSH_CHANNEL_NAMES = [
   'briefing:changed',
   'pm:status',
   'pm:answer',
+  'task:changed',
   'popover:navigate',
 ] as const

@@ -12,6 +12,12 @@ import { engineEventSchema } from './schemas/event.ts'
 import { engineStateSchema } from './schemas/state.ts'
 import { settingPatchSchema, settingsSchema } from './schemas/settings.ts'
 import { sessionsOutputSchema } from './schemas/cli.ts'
+import {
+  taskActResultSchema,
+  taskReplyInputSchema,
+  taskSchema,
+  taskStartInputSchema,
+} from './schemas/task.ts'
 
 /** One external tool Navi needs, and how to get it when it is missing. */
 export const toolStatusSchema = z.object({
@@ -67,6 +73,8 @@ export const ipcContract = {
   'tools:get': { input: z.void(), output: z.array(toolStatusSchema) },
   /** Navi's rule suggestions and the PM's, with their evidence, less the dismissed ones. */
   'suggestions:list': { input: z.void(), output: z.array(suggestionSchema) },
+  /** Delegated tasks, newest first. */
+  'tasks:list': { input: z.void(), output: z.array(taskSchema) },
   // commands
   'briefing:refresh': { input: z.void(), output: commandResultSchema },
   /** A question to the PM, answered from the day's events, the projects and its memory. */
@@ -105,6 +113,14 @@ export const ipcContract = {
     input: z.object({ session_id: z.string().min(1).max(128).optional(), on: z.boolean() }),
     output: answeringStateSchema,
   },
+  /** Delegates a task to a headless agent in the project the resolver (or the user) picks. */
+  'task:start': { input: taskStartInputSchema, output: taskActResultSchema },
+  /** The answer to a task's question, or to its plan (approve / reject / a question about it). */
+  'task:reply': { input: taskReplyInputSchema, output: taskActResultSchema },
+  'task:cancel': {
+    input: z.object({ id: z.string().min(1).max(40) }),
+    output: taskActResultSchema,
+  },
   /** Esc: the tray hides its popover; a browser tab has nothing to hide and answers done: false. */
   'popover:hide': { input: z.void(), output: commandResultSchema },
 } as const
@@ -116,6 +132,8 @@ export const pushChannels = {
   'pm:status': pmRunStatusSchema,
   /** The answer to a question as the PM writes it (the popover shows it until the answer is done). */
   'pm:answer': z.object({ question: z.string(), text: z.string() }),
+  /** A delegated task changed (its status, a note it relayed, its usage). */
+  'task:changed': taskSchema,
   /** The shell asks the popover to show a view: a clicked notification's project, or Settings from the menu. */
   'popover:navigate': z.object({
     view: z.enum(['overview', 'project', 'settings']),

@@ -4,11 +4,13 @@
  * decision lives in the modules it calls; this file only connects them.
  */
 import { join } from 'node:path'
-import { Notification, app, powerMonitor, session } from 'electron'
+import { Notification, app, dialog, powerMonitor, session } from 'electron'
 import { initialLockAway, onLockChange } from './away-on-lock.ts'
 import type { CommandResult } from '../../shared/ipc-contract.ts'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import type { Settings } from '../../shared/schemas/settings.ts'
+import type { Task } from '../../shared/schemas/task.ts'
+import { quitQuestion } from './quit-tasks.ts'
 import { installHooksCommand } from '../runtime/hooks.ts'
 import { createNaviRuntime, resolvePaths } from '../runtime/index.ts'
 import { forwardPushes, registerIpcHandlers } from './ipc/register-handlers.ts'
@@ -47,10 +49,14 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
   if (!devServer) serveRenderer()
 
   const popover = createPopover({ appUrl, hideOnBlur: !opts.e2e })
+  // Told once the notifier exists; a task relays nothing before the runtime runs.
+  let onTaskNote: (task: Task, title: string, body: string) => void = () => undefined
   const runtime = await createNaviRuntime({
     paths,
     mode: 'live',
     pm: true,
+    tasks: true,
+    onTaskNote: (task, title, body) => onTaskNote(task, title, body),
     face: 'tray',
     installHooks: installHooksForApp,
     hidePopover: (): CommandResult => {
@@ -97,6 +103,7 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     },
     onError: (error) => console.error('navi: notification failed:', error),
   })
+  onTaskNote = (task, title, body) => notifier.showTaskNote(task, { title, body })
 
   // Away while the screen is locked (macOS and Windows send these events): nobody is at the terminal.
   let lockAway = initialLockAway
@@ -123,7 +130,21 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
       pause: () => settings.set({ paused_until: pauseUntil(Date.now(), 1) }),
       resume: () => settings.set({ paused_until: null }),
       settings: () => navigate('settings'),
-      quit: () => app.quit(),
+      quit: async () => {
+        const question = quitQuestion(await handlers['tasks:list'](), process.pid)
+        if (question) {
+          const { response } = await dialog.showMessageBox({
+            type: 'warning',
+            message: question.message,
+            detail: question.detail,
+            buttons: question.buttons,
+            defaultId: 1,
+            cancelId: 1,
+          })
+          if (response !== 0) return
+        }
+        app.quit()
+      },
     }
     Promise.resolve(actions[action]()).catch((error) => console.error(`navi: ${action}:`, error))
   }

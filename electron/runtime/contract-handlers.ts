@@ -23,6 +23,8 @@ import type { AnswerFace } from '../../shared/schemas/answer.ts'
 import { replyToSession } from './reply-request.ts'
 import type { Log } from '../../shared/log.ts'
 import type { SettingsStore } from './settings-store.ts'
+import type { TaskActResult } from '../../shared/schemas/task.ts'
+import type { TaskService } from './tasks.ts'
 
 export interface ContractDeps {
   engine: Engine
@@ -45,7 +47,11 @@ export interface ContractDeps {
   face?: AnswerFace
   /** config.yaml's `answering.wait`, in seconds (read when asked: a change applies at once). @default 300 */
   answerWaitSeconds?(): number
+  /** Delegated tasks; null where this runtime runs none (the read-only commands). */
+  tasks?: TaskService | null
 }
+
+export const TASKS_OFF_MESSAGE = 'delegated tasks are not run by this Navi'
 
 export const PM_OFF_MESSAGE = 'PM is off (navi serve --no-pm)'
 
@@ -181,6 +187,36 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
 
     'answering:set': (target) =>
       setAnswering(deps.paths, target, deps.answerWaitSeconds?.() ?? 300),
+
+    'tasks:list': async () => (deps.tasks ? deps.tasks.list() : []),
+
+    'task:start': async (input): Promise<TaskActResult> => {
+      if (!deps.tasks)
+        return { done: false, message: TASKS_OFF_MESSAGE, task: null, candidates: [] }
+      const started = await deps.tasks.start(input)
+      return started.ok
+        ? {
+            done: true,
+            message: `task ${started.task.id} ${started.task.status}`,
+            task: started.task,
+            candidates: [],
+          }
+        : { done: false, message: started.error, task: null, candidates: started.candidates ?? [] }
+    },
+
+    'task:reply': async ({ id, text }) => {
+      if (!deps.tasks)
+        return { done: false, message: TASKS_OFF_MESSAGE, task: null, candidates: [] }
+      const result = await deps.tasks.reply(id, text)
+      return { ...result, task: result.task ?? null, candidates: [] }
+    },
+
+    'task:cancel': async ({ id }) => {
+      if (!deps.tasks)
+        return { done: false, message: TASKS_OFF_MESSAGE, task: null, candidates: [] }
+      const result = await deps.tasks.cancel(id)
+      return { ...result, task: result.task ?? null, candidates: [] }
+    },
 
     'popover:hide': async () => deps.hidePopover?.() ?? { done: false, message: 'no popover here' },
   }

@@ -145,6 +145,8 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
         env: opts.env ?? process.env,
         logger,
         notify: (task, title, body) => opts.onTaskNote?.(task, title, body),
+        // The hub is made below; a task changes only once the runtime runs.
+        onChange: (task) => hub.publish('task:changed', task),
         ...(opts.clock ? { clock: opts.clock } : {}),
       })
     : null
@@ -164,6 +166,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     log: runtimeLog,
     face: opts.face ?? 'cli',
     answerWaitSeconds: () => config.get().config.answering.waitSeconds,
+    tasks,
   })
 
   let started = false

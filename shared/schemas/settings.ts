@@ -7,6 +7,8 @@ export const notificationTogglesSchema = z.object({
   task_completed: z.boolean().default(true),
   needs_human: z.boolean().default(true),
   attention_items: z.boolean().default(true),
+  /** What a delegated task relays: its notes, its question or plan, done or failed, "still working". */
+  delegated_tasks: z.boolean().default(true),
 })
 export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
 

@@ -123,3 +123,20 @@ export const taskReplyInputSchema = z.object({
   text: z.string().trim().min(1).max(20_000),
 })
 export type TaskReplyInput = z.infer<typeof taskReplyInputSchema>
+
+/** Where a task could run, when the resolver could not choose alone (the face asks the user). */
+export const taskCandidateSchema = z.object({
+  dir: z.string(),
+  project: z.string().nullable(),
+  why: z.string(),
+})
+
+/** What starting, replying to or cancelling a task answers: done (with the task), or why not. */
+export const taskActResultSchema = z.object({
+  done: z.boolean(),
+  message: z.string(),
+  task: taskSchema.nullable(),
+  /** With "which project?": where it could run. */
+  candidates: z.array(taskCandidateSchema).default([]),
+})
+export type TaskActResult = z.infer<typeof taskActResultSchema>

@@ -29,6 +29,10 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
     'answering:get': async () => answering,
     'answering:set': async () => answering,
     'popover:hide': done,
+    'tasks:list': async () => [],
+    'task:start': async () => ({ done: false, message: 'off', task: null, candidates: [] }),
+    'task:reply': async () => ({ done: false, message: 'off', task: null, candidates: [] }),
+    'task:cancel': async () => ({ done: false, message: 'off', task: null, candidates: [] }),
     ...over,
   }
 }

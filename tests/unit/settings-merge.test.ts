@@ -50,6 +50,7 @@ describe('mergeSettingPatch', () => {
           task_completed: true,
           needs_human: false,
           attention_items: true,
+          delegated_tasks: true,
         },
       },
     ],

@@ -4,6 +4,7 @@
  */
 import { createNaviRuntime, type EnginePaths } from '../../runtime/index.ts'
 import { createErrorEcho, printErr, printJson, printOut, untilStopSignal } from '../output.ts'
+import { inertLine } from '../../../shared/text.ts'
 import { openUrl } from './open-url.ts'
 import { resolveRendererDir } from './renderer-dir.ts'
 import { createNaviServer, type NaviServer } from './server.ts'
@@ -26,6 +27,11 @@ export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Prom
     paths,
     mode: 'live',
     pm: opts.withPm,
+    // Tasks started from the browser run here; what they relay is printed (a browser gets it pushed).
+    tasks: true,
+    onTaskNote: (_task, title, body) => {
+      if (!opts.json) printOut(`navi serve: ${inertLine(title)}: ${inertLine(body)}`)
+    },
     face: 'browser',
   })
   const echoErrors = createErrorEcho('navi serve')

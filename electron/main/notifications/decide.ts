@@ -13,7 +13,7 @@ import { attentionItemKey } from '../../../shared/attention.ts'
 import { reconcileSessionNotes, type SessionNote } from './session-notes.ts'
 
 export type NotificationKind =
-  'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention'
+  'commits' | 'task_completed' | 'pbi_completed' | 'needs_human' | 'attention' | 'task_note'
 
 /** A tmux-hosted session the notification's "Go to session" action focuses. */
 export interface NotificationSession {

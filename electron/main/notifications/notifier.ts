@@ -8,6 +8,8 @@ import type { NotificationSpec } from './decide.ts'
 import { createNotificationLoop, type NotificationLoop } from './notification-loop.ts'
 import { notificationBody } from './plain-text.ts'
 import { notificationActions } from './notifier-actions.ts'
+import type { Task } from '../../../shared/schemas/task.ts'
+import { taskNoteNotification } from './task-note.ts'
 
 export interface NotifierDeps {
   getSettings(): Settings
@@ -26,7 +28,10 @@ export interface NotifierDeps {
   onError?: (error: unknown) => void
 }
 
-export type Notifier = NotificationLoop
+export type Notifier = NotificationLoop & {
+  /** A note a delegated task relays (task-note.ts decides whether it shows). */
+  showTaskNote(task: Task, note: { title: string; body: string }): void
+}
 
 export function createNotifier(deps: NotifierDeps): Notifier {
   // Electron drops the click handlers of a Notification that is garbage collected while still on screen.
@@ -82,6 +87,19 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const loop = createNotificationLoop({ ...deps, show, withdraw })
   return {
     ...loop,
+    showTaskNote(task, note) {
+      try {
+        const spec = taskNoteNotification(
+          task,
+          note,
+          deps.getSettings(),
+          (deps.clock ?? Date.now)(),
+        )
+        if (spec) show(spec)
+      } catch (error) {
+        deps.onError?.(error)
+      }
+    },
     stop() {
       loop.stop()
       onScreen.clear()

@@ -9,6 +9,7 @@ const TOGGLES: { key: keyof NotificationToggles; label: string }[] = [
   { key: 'task_completed', label: 'Tasks completed' },
   { key: 'needs_human', label: 'A session needs you' },
   { key: 'attention_items', label: 'PM attention items' },
+  { key: 'delegated_tasks', label: 'Delegated tasks (their notes, questions, plans, done)' },
 ]
 
 const HOUR = 3_600_000
