@@ -22,6 +22,7 @@ export const IPC_CHANNEL_NAMES = [
   'answering:set',
   'popover:hide',
   'tasks:list',
+  'task:preview',
   'task:start',
   'task:reply',
   'task:cancel',

@@ -14,6 +14,7 @@ import { settingPatchSchema, settingsSchema } from './schemas/settings.ts'
 import { sessionsOutputSchema } from './schemas/cli.ts'
 import {
   taskActResultSchema,
+  taskPreviewSchema,
   taskReplyInputSchema,
   taskSchema,
   taskStartInputSchema,
@@ -75,6 +76,11 @@ export const ipcContract = {
   'suggestions:list': { input: z.void(), output: z.array(suggestionSchema) },
   /** Delegated tasks, newest first. */
   'tasks:list': { input: z.void(), output: z.array(taskSchema) },
+  /** Where a task's text would run, and whether it would plan first (nothing is started). */
+  'task:preview': {
+    input: z.object({ text: z.string().max(20_000) }),
+    output: taskPreviewSchema,
+  },
   // commands
   'briefing:refresh': { input: z.void(), output: commandResultSchema },
   /** A question to the PM, answered from the day's events, the projects and its memory. */
@@ -136,7 +142,7 @@ export const pushChannels = {
   'task:changed': taskSchema,
   /** The shell asks the popover to show a view: a clicked notification's project, or Settings from the menu. */
   'popover:navigate': z.object({
-    view: z.enum(['overview', 'project', 'settings']),
+    view: z.enum(['overview', 'project', 'settings', 'tasks']),
     project: z.string().optional(),
   }),
 } as const

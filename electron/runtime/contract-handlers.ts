@@ -190,6 +190,11 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
 
     'tasks:list': async () => (deps.tasks ? deps.tasks.list() : []),
 
+    'task:preview': async ({ text }) =>
+      deps.tasks
+        ? deps.tasks.preview(text)
+        : { dir: null, project: null, why: null, candidates: [], plan_keyword: null },
+
     'task:start': async (input): Promise<TaskActResult> => {
       if (!deps.tasks)
         return { done: false, message: TASKS_OFF_MESSAGE, task: null, candidates: [] }

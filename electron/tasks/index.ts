@@ -15,6 +15,7 @@ import {
   FINISHED_TASK_STATUSES,
   taskStartInputSchema,
   type Task,
+  type TaskPreview,
   type TaskStartInput,
 } from '../../shared/schemas/task.ts'
 import { errorText } from '../../shared/log.ts'
@@ -72,6 +73,8 @@ export interface ActResult {
 
 export interface TaskService {
   start(input: TaskStartInput): Promise<StartResult>
+  /** Where `text` would run and whether it would plan first; nothing is started. */
+  preview(text: string): TaskPreview
   reply(idOrPrefix: string, text: string): Promise<ActResult>
   cancel(idOrPrefix: string): Promise<ActResult>
   list(): Promise<Task[]>
@@ -317,9 +320,27 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     })
   }
 
+  const preview = (text: string): TaskPreview => {
+    const settings = deps.settings()
+    const resolution = resolveTaskDirectory({
+      text,
+      projects: deps.projects(),
+      rules: settings.rules,
+      fallback: settings.defaultDir,
+    })
+    return {
+      dir: resolution.kind === 'resolved' ? resolution.dir : null,
+      project: resolution.kind === 'resolved' ? resolution.project : null,
+      why: resolution.kind === 'resolved' ? resolution.why : null,
+      candidates: resolution.kind === 'ambiguous' ? resolution.candidates : [],
+      plan_keyword: planKeywordIn(text, settings.planKeywords ?? DEFAULT_PLAN_KEYWORDS),
+    }
+  }
+
   return {
     list,
     settled,
+    preview,
     async start(raw) {
       const input = taskStartInputSchema.parse(raw)
       const settings = deps.settings()

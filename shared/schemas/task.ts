@@ -140,3 +140,15 @@ export const taskActResultSchema = z.object({
   candidates: z.array(taskCandidateSchema).default([]),
 })
 export type TaskActResult = z.infer<typeof taskActResultSchema>
+
+/** Where a task's text would run and whether it would plan first: the "New task" box's preview. */
+export const taskPreviewSchema = z.object({
+  /** The directory the resolver picks, or null (then `candidates`, or nothing matched). */
+  dir: z.string().nullable(),
+  project: z.string().nullable(),
+  why: z.string().nullable(),
+  candidates: z.array(taskCandidateSchema),
+  /** The plan keyword found in the text (the task would plan first), or null. */
+  plan_keyword: z.string().nullable(),
+})
+export type TaskPreview = z.infer<typeof taskPreviewSchema>

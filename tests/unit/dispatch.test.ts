@@ -30,6 +30,13 @@ function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
     'answering:set': async () => answering,
     'popover:hide': done,
     'tasks:list': async () => [],
+    'task:preview': async () => ({
+      dir: null,
+      project: null,
+      why: null,
+      candidates: [],
+      plan_keyword: null,
+    }),
     'task:start': async () => ({ done: false, message: 'off', task: null, candidates: [] }),
     'task:reply': async () => ({ done: false, message: 'off', task: null, candidates: [] }),
     'task:cancel': async () => ({ done: false, message: 'off', task: null, candidates: [] }),

@@ -6,6 +6,7 @@ import { Notice } from '../components/Notice.tsx'
 import { ProjectDetail } from '../components/ProjectDetail.tsx'
 import { ProjectsZone } from '../components/ProjectsZone.tsx'
 import { SettingsView } from '../components/SettingsView.tsx'
+import { TasksView } from '../components/TasksView.tsx'
 import { ToolsBanner } from '../components/ToolsBanner.tsx'
 import { transport } from '../lib/api.ts'
 import { useUiStore } from '../store/ui-store.ts'
@@ -20,6 +21,8 @@ export function App() {
       <EngineErrors />
       {view === 'settings' ? (
         <SettingsView />
+      ) : view === 'tasks' ? (
+        <TasksView />
       ) : view === 'project' ? (
         <ProjectDetail />
       ) : (

@@ -1,5 +1,6 @@
 import { useProjectsStore } from '../store/projects-store.ts'
 import { useUiStore } from '../store/ui-store.ts'
+import { useTasksStore, waitsForUser } from '../store/tasks-store.ts'
 import { AwayToggle } from './AwayToggle.tsx'
 
 /** The title bar: how many projects wait on you, the away switch, and the gear that opens Settings. */
@@ -10,6 +11,8 @@ export function Header() {
   const view = useUiStore((s) => s.view)
   const navigate = useUiStore((s) => s.navigate)
   const settingsOpen = view === 'settings'
+  const tasksOpen = view === 'tasks'
+  const tasksWaiting = useTasksStore((s) => s.tasks.filter(waitsForUser).length)
   return (
     <header className="app-header">
       <span className="app-title">Navi</span>
@@ -19,6 +22,16 @@ export function Header() {
         </span>
       )}
       <AwayToggle />
+      <button
+        type="button"
+        className={`link-button tasks-button${tasksOpen ? ' icon-button--on' : ''}`}
+        data-testid="tasks-button"
+        aria-pressed={tasksOpen}
+        title="Delegate a task to an agent, and follow it"
+        onClick={() => navigate(tasksOpen ? 'overview' : 'tasks')}
+      >
+        Tasks{tasksWaiting > 0 ? ` (${tasksWaiting} waiting)` : ''}
+      </button>
       <button
         type="button"
         className={`icon-button${settingsOpen ? ' icon-button--on' : ''}`}

@@ -5,6 +5,7 @@ import { useEventsStore } from './events-store.ts'
 import type { PresenceSignal } from './presence.ts'
 import { useProjectsStore } from './projects-store.ts'
 import { useSettingsStore } from './settings-store.ts'
+import { useTasksStore } from './tasks-store.ts'
 import { useToolsStore } from './tools-store.ts'
 import { useUiStore } from './ui-store.ts'
 
@@ -19,6 +20,7 @@ export function bindPushes(): () => void {
     on('briefing:changed', (view) => useBriefingStore.getState().applyView(view)),
     on('pm:status', (status) => useBriefingStore.getState().applyStatus(status)),
     on('pm:answer', ({ question, text }) => useAskStore.getState().progress(question, text)),
+    on('task:changed', (task) => useTasksStore.getState().apply(task)),
     on('popover:navigate', ({ view, project }) => useUiStore.getState().navigate(view, project)),
     // Whatever was pushed while the stream was down is lost: load it all again.
     onPushesResumed(loadAll),
@@ -33,6 +35,7 @@ export function loadAll(): void {
   useBriefingStore.getState().load()
   useToolsStore.getState().load()
   useSettingsStore.getState().load()
+  useTasksStore.getState().load()
 }
 
 /**

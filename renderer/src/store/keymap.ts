@@ -1,6 +1,6 @@
 /** The popover's keyboard, as a pure decision: a key in a context becomes a command (or nothing). */
 
-export type View = 'overview' | 'project' | 'settings'
+export type View = 'overview' | 'project' | 'settings' | 'tasks'
 export type Zone = 'projects' | 'events'
 
 export type KeyCommand =
