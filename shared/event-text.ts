@@ -75,6 +75,14 @@ export function describeEvent(e: EngineEvent, room: EventTextRoom = LINE_ROOM): 
       return `${nameOf(e.details.name)}: ${t(e.details.reason, TEXT_MAX) || troubleLabel(e.details.kind)}`
     case 'session_trouble_cleared':
       return `${nameOf(e.details.name)}: no longer ${troubleLabel(e.details.kind)}`
+    case 'task_started_by_navi':
+      return `delegated${e.details.plan === true ? ' (plan first)' : ''}: ${t(e.details.text)}`
+    case 'task_notify':
+      return `${t(e.details.text, NAME_MAX) || 'a task'}: ${t(e.details.note)}`
+    case 'task_finished': {
+      const how = e.details.status === 'completed' ? 'done' : t(e.details.status, NAME_MAX)
+      return `delegated task ${how}: ${t(e.details.text)}${because(e.details.reason)}`
+    }
   }
 }
 

@@ -78,6 +78,8 @@ export interface Engine {
   getSessions(): SessionWithProject[]
   subscribe(listener: EngineListener): () => void
   listEvents(query: { sinceMs?: number; project?: string }): Promise<EngineEvent[]>
+  /** Events from outside the watch (delegated tasks): logged, then heard by every listener. */
+  record(events: readonly EngineEvent[]): Promise<void>
   diagnostics(): CycleDiagnostics
 }
 
@@ -316,6 +318,10 @@ export function createEngine(opts: EngineOptions): Engine {
         ...(since !== undefined ? { since } : {}),
         ...(query.project ? { project: query.project } : {}),
       })
+    },
+    async record(events) {
+      if (events.length === 0) return
+      notify(await log.append(events))
     },
     diagnostics: () => diagnostics,
   }

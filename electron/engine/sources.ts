@@ -236,4 +236,3 @@ function damagedFiles(summaries: { path: string; corruptLines: number }[]): stri
   const more = damaged.length - named.length
   return more > 0 ? [...named, `…and ${more} more file(s) like these`] : named
 }
-

@@ -147,6 +147,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
         notify: (task, title, body) => opts.onTaskNote?.(task, title, body),
         // The hub is made below; a task changes only once the runtime runs.
         onChange: (task) => hub.publish('task:changed', task),
+        record: (events) => engine.record(events),
         ...(opts.clock ? { clock: opts.clock } : {}),
       })
     : null

@@ -5,6 +5,7 @@
  */
 import type { NaviConfig } from '../../shared/schemas/config.ts'
 import type { EngineState } from '../../shared/schemas/state.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { Task } from '../../shared/schemas/task.ts'
 import { answersDir, setOptIn } from '../engine/adapters/answers-dir.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
@@ -25,6 +26,8 @@ export interface TaskServiceOptions {
   logger: NaviLogger
   notify: (task: Task, title: string, body: string) => void
   onChange?: (task: Task) => void
+  /** Where the task's events are logged (the engine's event log). */
+  record?: (events: EngineEvent[]) => Promise<void>
   clock?: () => number
 }
 
@@ -44,6 +47,7 @@ export function createNaviTaskService(opts: TaskServiceOptions): TaskService {
       setOptIn(answersDir(opts.paths.naviHome), sessionId, opts.config().answering.waitSeconds),
     notify: opts.notify,
     ...(opts.onChange ? { onChange: opts.onChange } : {}),
+    ...(opts.record ? { record: opts.record } : {}),
     log,
     ...(opts.clock ? { clock: opts.clock } : {}),
   })

@@ -36,6 +36,8 @@ import {
   type TaskInput,
 } from './core/lifecycle.ts'
 import { DEFAULT_PLAN_KEYWORDS, planKeywordIn } from './core/relay.ts'
+import { taskEvents } from './core/task-events.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
 import {
   resolveTaskDirectory,
   type Candidate,
@@ -55,6 +57,8 @@ export interface TaskServiceDeps {
   /** Relay to the user (a notification, a printed line, …). */
   notify: (task: Task, title: string, body: string) => void
   onChange?: (task: Task) => void
+  /** Logs the task's events (started, notes, finished) where every face and the PM see them. */
+  record?: (events: EngineEvent[]) => Promise<void>
   /** Let Navi's hook hold this session's permission requests for an answer from Navi. */
   holdRequests?: (sessionId: string) => Promise<void>
   log: { info(message: string): void; error(message: string): void }
@@ -130,6 +134,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
           navLine({ status: step.task.status, why: step.task.status_reason }),
         ])
       }
+      const notes = step.effects.flatMap((e) => (e.kind === 'notify' ? [e.body] : []))
+      const events = taskEvents(before, step.task, notes, iso())
+      if (events.length > 0) await deps.record?.(events).catch(logError(id))
       for (const effect of step.effects) await perform(id, effect)
       if (isSettled(step.task)) {
         for (const resolve of entry.waiters.splice(0)) resolve(step.task)
@@ -390,7 +397,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         updated_at: now,
         started_at: null,
         ended_at: null,
-        session_id: null,
+        // Chosen now (`claude --session-id`): the task and its session are linked before it runs.
+        session_id: input.agent === 'claude' ? randomUUID() : null,
         pid: null,
         host_pid: process.pid,
         run_started_at: null,

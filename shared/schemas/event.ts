@@ -15,6 +15,9 @@ export const eventTypeSchema = z.enum([
   'permission_denied',
   'session_trouble',
   'session_trouble_cleared',
+  'task_started_by_navi',
+  'task_notify',
+  'task_finished',
 ])
 export type EventType = z.infer<typeof eventTypeSchema>
 
@@ -107,6 +110,24 @@ export const eventDetailsSchemas = {
     name: text,
     kind: troubleKindSchema,
   }),
+  /** A task delegated from Navi started (`navi run`, the popover's New task). */
+  task_started_by_navi: z.object({
+    task_id: text,
+    /** The task as the user wrote it (clipped). */
+    text,
+    agent: agentKindSchema.optional(),
+    plan: z.boolean().default(false),
+  }),
+  /** What a delegated task relayed (`[NOTIFY]`, its question, its plan, "still working"). */
+  task_notify: z.object({ task_id: text, text, note: text }),
+  /** A delegated task ended: completed, failed or cancelled, with why and what it cost. */
+  task_finished: z.object({
+    task_id: text,
+    text,
+    status: z.enum(['completed', 'failed', 'cancelled']),
+    reason: maybeText,
+    cost_usd: z.number().nonnegative().default(0),
+  }),
 } satisfies Record<EventType, z.ZodType>
 
 export type EventDetails<T extends EventType> = z.infer<(typeof eventDetailsSchemas)[T]>
@@ -141,6 +162,9 @@ export const engineEventSchema = z.discriminatedUnion('type', [
   eventOf('permission_denied'),
   eventOf('session_trouble'),
   eventOf('session_trouble_cleared'),
+  eventOf('task_started_by_navi'),
+  eventOf('task_notify'),
+  eventOf('task_finished'),
 ])
 export type EngineEvent = z.infer<typeof engineEventSchema>
 /** An event as a producer or a test may write it: details with defaults may be left out. */

@@ -34,6 +34,14 @@ test.describe('delegated tasks in the popover (real claude, navi serve)', () => 
     await expect(task.getByTestId('task-note')).toHaveText('Added one line to BACKLOG.md')
     await waitUntil(() => existsSync(file), 10_000, 'the task’s file on disk')
     await shot(page, 'tasks-done')
+    // The task's session is one of gamma's sessions, and says which task it is.
+    await page.getByTestId('tasks-back').click()
+    await page.locator('[data-testid="project-row"][data-project="gamma"]').click()
+    await page.keyboard.press('Enter')
+    await expect(page.getByTestId('session-task')).toContainText(
+      'delegated task: add a line to the backlog of gamma',
+      { timeout: 30_000 },
+    )
   })
 
   test('a plan keyword plans first; the plan is shown and Approve implements it', async ({

@@ -56,6 +56,18 @@ describe('a task delegated to the real claude', () => {
       await w.runtime.engine.refresh()
       const session = w.runtime.engine.getSessions().find((s) => s.id === task?.session_id)
       expect(session?.cwd).toBe(w.repo.dir)
+      // The log, hence the popover's events, `navi events` and the PM's inbox, has the task's story.
+      const events = (await w.runtime.engine.listEvents({})).filter(
+        (e) => e.type.startsWith('task_') && JSON.stringify(e.details).includes(task!.id),
+      )
+      expect(events.map((e) => e.type).sort()).toEqual([
+        'task_finished',
+        'task_notify',
+        'task_started_by_navi',
+      ])
+      expect(events.every((e) => e.project === 'apollo' && e.session === task?.session_id)).toBe(
+        true,
+      )
       const shown = await runNavi(['task', task!.id.slice(0, 5)], w.naviEnv)
       expect(shown.stdout).toContain(`task ${task!.id}: completed`)
     } finally {

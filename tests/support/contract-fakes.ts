@@ -59,6 +59,10 @@ export function fakeEngine(): FakeEngine {
     async listEvents(query) {
       return engine.events.filter((e) => !query.project || e.project === query.project)
     },
+    async record(events) {
+      engine.events.push(...events)
+      engine.emit([...events])
+    },
     diagnostics: emptyDiagnostics,
     emit(events, next = state) {
       state = next

@@ -152,6 +152,20 @@ export function generateCorpus(options: {
       task_started: () => taskDetails(phrase, rand),
       task_completed: () => taskDetails(phrase, rand),
       pbi_completed: () => ({ pbi: 'PBI-8', title: phrase(), source: 'checklist', tasks: 6 }),
+      task_started_by_navi: () => ({
+        task_id: 't0000abcd',
+        text: phrase(),
+        agent: 'claude',
+        plan: false,
+      }),
+      task_notify: () => ({ task_id: 't0000abcd', text: phrase(), note: phrase() }),
+      task_finished: () => ({
+        task_id: 't0000abcd',
+        text: phrase(),
+        status: 'completed',
+        reason: null,
+        cost_usd: 0.01,
+      }),
       turn_completed: () => ({
         agent: 'claude',
         name: 'main',

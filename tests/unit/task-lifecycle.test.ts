@@ -330,3 +330,34 @@ describe('claudeTaskArgs', () => {
     expect(chosen).toContain('--dangerously-skip-permissions')
   })
 })
+
+describe('taskEvents', () => {
+  it('logs the start once, each note, and the end with its status and cost', async () => {
+    const { taskEvents } = await import('../../electron/tasks/core/task-events.ts')
+    const queued = task()
+    const started = startTask(queued, T0).task
+    const first = taskEvents(queued, started, [], T0)
+    expect(first.map((e) => e.type)).toEqual(['task_started_by_navi'])
+    expect(taskEvents(started, started, [], T0)).toEqual([])
+    const { task: done } = play(queued, [said('[NOTIFY] done it'), result(), exit()])
+    const last = taskEvents(started, done, ['done it'], T0)
+    expect(last.map((e) => [e.type, e.details])).toEqual([
+      ['task_notify', { task_id: 't0000abcd', text: 'add a line to the backlog', note: 'done it' }],
+      [
+        'task_finished',
+        {
+          task_id: 't0000abcd',
+          text: 'add a line to the backlog',
+          status: 'completed',
+          reason: null,
+          cost_usd: 0.01,
+        },
+      ],
+    ])
+    // The same change gives the same ids (a replay never logs it twice).
+    expect(taskEvents(started, done, ['done it'], T0).map((e) => e.id)).toEqual(
+      last.map((e) => e.id),
+    )
+    expect(last.every((e) => e.project === 'apollo')).toBe(true)
+  })
+})

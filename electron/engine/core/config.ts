@@ -77,7 +77,10 @@ export function normalize(
   const absoluteDir = (path: PathKey[], value: string): string => {
     const expanded = expandHome(value, home)
     if (!isAbsolute(expanded)) {
-      report(path, `${path.join('.')}: '${value}' is relative; write an absolute path or start it with ~/`)
+      report(
+        path,
+        `${path.join('.')}: '${value}' is relative; write an absolute path or start it with ~/`,
+      )
     }
     return resolve(expanded)
   }

@@ -69,7 +69,15 @@ export function startTask(task: Task, now: string): Step {
       updated_at: now,
     },
     run: freshRun(),
-    effects: [{ kind: 'run', prompt: task.text, resume: task.session_id !== null, planning }],
+    // A session chosen up front is started by the first run; a task that ran before resumes it.
+    effects: [
+      {
+        kind: 'run',
+        prompt: task.text,
+        resume: task.runs > 0 && task.session_id !== null,
+        planning,
+      },
+    ],
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Session } from '../../../shared/schemas/session.ts'
 import { relativeTime, sessionStatusLabel, singleLine } from '../store/selectors.ts'
+import { useTasksStore } from '../store/tasks-store.ts'
 import { useUiStore } from '../store/ui-store.ts'
 import { RequestAnswer } from './RequestAnswer.tsx'
 import { ReplyBox } from './ReplyBox.tsx'
@@ -8,6 +9,8 @@ import { HoldToggle } from './HoldToggle.tsx'
 /** A project's sessions, live ones first, with "Go to session" where the session runs in tmux. */
 export function DetailSessions({ sessions, now }: { sessions: Session[]; now: number }) {
   const focusSession = useUiStore((s) => s.focusSession)
+  const navigate = useUiStore((s) => s.navigate)
+  const tasks = useTasksStore((s) => s.tasks)
   if (sessions.length === 0) return <p className="empty">No sessions.</p>
   const ordered = [...sessions].sort(
     (a, b) => Number(a.status === 'ended') - Number(b.status === 'ended'),
@@ -40,6 +43,19 @@ export function DetailSessions({ sessions, now }: { sessions: Session[]; now: nu
               </button>
             )}
           </div>
+          {tasks
+            .filter((t) => t.session_id === s.id)
+            .map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                className="link-button detail-task"
+                data-testid="session-task"
+                onClick={() => navigate('tasks')}
+              >
+                delegated task: {singleLine(t.text)}
+              </button>
+            ))}
           {s.status_reason && (
             <div className="detail-reason" title={singleLine(s.status_reason)}>
               {singleLine(s.status_reason)}

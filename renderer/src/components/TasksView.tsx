@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { Task, TaskPreview } from '../../../shared/schemas/task.ts'
 import { invoke } from '../lib/api.ts'
 import { inertBlock } from '../../../shared/text.ts'
-import { relativeTime, singleLine } from '../store/selectors.ts'
+import { relativeTime, sessionStatusLabel, singleLine } from '../store/selectors.ts'
 import { useProjectsStore } from '../store/projects-store.ts'
 import { useTasksStore, waitsForUser } from '../store/tasks-store.ts'
 import { useUiStore } from '../store/ui-store.ts'
@@ -209,6 +209,10 @@ const STATUS_LABEL: Record<Task['status'], string> = {
 
 function TaskItem({ task }: { task: Task }) {
   const now = useUiStore((s) => s.now)
+  // The task's agent session, as the engine sees it (waiting on a permission, stalled, …).
+  const session = useProjectsStore((s) =>
+    s.state?.projects.flatMap((p) => p.sessions).find((x) => x.id === task.session_id),
+  )
   const { reply, cancel } = useTasksStore()
   const [answer, setAnswer] = useState('')
   const working = ['queued', 'running', 'implementing'].includes(task.status)
