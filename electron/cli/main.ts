@@ -193,7 +193,7 @@ export async function runCli(argv: string[]): Promise<number> {
       const text = positionals.slice(1).join(' ').trim()
       if (!text || (values.plan && values['no-plan'])) {
         printErr(
-          'usage: navi run "<task>" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude] [--model M] [--permission-mode MODE] [--dangerously-skip-permissions]',
+          'usage: navi run "<task>" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude|codex] [--model M] [--permission-mode MODE] [--dangerously-skip-permissions]',
         )
         return 2
       }

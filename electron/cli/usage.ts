@@ -21,9 +21,9 @@ export const USAGE = `usage: navi <command> [options]
   hooks install|uninstall|status           Claude Code hooks for the most accurate status
   hooks install|uninstall|status codex     Navi's hook in $CODEX_HOME/hooks.json (answer Codex from
                                            Navi; status says whether Codex trusts it)
-  run "TASK" [--project NAME | --cwd DIR] [--plan | --no-plan] [--model M]
+  run "TASK" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude|codex] [--model M]
       [--permission-mode MODE] [--dangerously-skip-permissions] [--json]
-                                           delegate a task to a headless claude in the project the task
+                                           delegate a task to a headless agent in the project the task
                                            names (or asks which); prints what it relays; Ctrl-C cancels
   tasks [--json]                           delegated tasks, newest first
   task ID [reply "…" | approve | reject | cancel] [--json]

@@ -22,7 +22,7 @@ import {
   readRegularText,
 } from '../engine/adapters/safe-read.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
-import { runClaudeProcess } from './claude-process.ts'
+import { runAgentProcess } from './agent-process.ts'
 import { buildAskSystemPrompt } from './core/ask-prompt.ts'
 import { buildPmArgs, buildPmEnv, schemaArgJson } from './core/claude-args.ts'
 import { createAnswerStream } from './core/answer-stream.ts'
@@ -87,7 +87,7 @@ export async function askPm(opts: AskPmOptions): Promise<PmAskResult> {
       projects: opts.projects,
     }),
   }
-  const res = await runClaudeProcess({
+  const res = await runAgentProcess({
     bin: claude.path,
     args: buildPmArgs({
       schemaJson: schemaArgJson(

@@ -13,7 +13,7 @@ import type {
 } from '../../shared/schemas/briefing.ts'
 import { isObject } from '../engine/core/json-narrow.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
-import { runClaudeProcess } from './claude-process.ts'
+import { runAgentProcess } from './agent-process.ts'
 import { buildPmArgs, buildPmEnv, schemaArgJson } from './core/claude-args.ts'
 import {
   parsePmReply,
@@ -142,7 +142,7 @@ export async function runPm(opts: RunPmOptions): Promise<PmRunResult> {
   let resumeId = opts.resume ? ((await readSessionId(files.pmSessionId)) ?? undefined) : undefined
   let lastError = 'the PM did not run'
   for (let retry = 0; ;) {
-    const res = await runClaudeProcess({
+    const res = await runAgentProcess({
       bin: claude.path,
       args: buildPmArgs({
         ...setup,

@@ -21,9 +21,10 @@ import {
 import { errorText } from '../../shared/log.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import { isPidAlive } from '../engine/adapters/process.ts'
-import { runClaudeProcess } from '../pm/claude-process.ts'
-import { claudeTaskArgs } from './core/agent-args.ts'
+import { runAgentProcess } from '../pm/agent-process.ts'
+import { claudeTaskArgs, codexTaskArgs } from './core/agent-args.ts'
 import { readClaudeStreamLine } from './core/claude-stream.ts'
+import { readCodexStreamLine } from './core/codex-stream.ts'
 import {
   freshRun,
   heartbeat,
@@ -54,6 +55,8 @@ export interface TaskServiceDeps {
   env: Readonly<Record<string, string | undefined>>
   /** The claude binary; rejects with how to install it. */
   claudeBin: () => Promise<string>
+  /** The codex binary; rejects with how to install it. */
+  codexBin: () => Promise<string>
   /** Relay to the user (a notification, a printed line, …). */
   notify: (task: Task, title: string, body: string) => void
   onChange?: (task: Task) => void
@@ -164,7 +167,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const launch = async (id: string, effect: Extract<TaskEffect, { kind: 'run' }>) => {
     const entry = live.get(id)
     if (!entry) return
-    const sessionId = entry.task.session_id ?? randomUUID()
+    const codex = entry.task.agent === 'codex'
+    // Claude Code's session is chosen by Navi; Codex names its thread when it starts.
+    const sessionId = codex ? entry.task.session_id : (entry.task.session_id ?? randomUUID())
     const exited = (how: Partial<Extract<TaskInput, { type: 'exited' }>>) =>
       apply(id, {
         type: 'exited',
@@ -184,8 +189,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         effects: [],
       }))
       if (!existsSync(entry.task.cwd)) throw new Error(`${entry.task.cwd} does not exist`)
-      bin = await deps.claudeBin()
-      await deps.holdRequests?.(sessionId)
+      bin = await (codex ? deps.codexBin() : deps.claudeBin())
+      if (sessionId !== null) await deps.holdRequests?.(sessionId)
     } catch (error) {
       await exited({ spawnError: errorText(error) })
       return
@@ -196,13 +201,18 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     const flushLog = () => void store.appendLog(id, pending.splice(0)).catch(logError(id))
     const flusher = setInterval(flushLog, LOG_FLUSH_MS)
     const settings = deps.settings()
-    const result = await runClaudeProcess({
+    const result = await runAgentProcess({
       bin,
-      args: claudeTaskArgs(entry.task, {
-        sessionId,
-        resume: effect.resume,
-        planning: effect.planning,
-      }),
+      args: codex
+        ? codexTaskArgs(entry.task, {
+            threadId: effect.resume ? entry.task.session_id : null,
+            planning: effect.planning,
+          })
+        : claudeTaskArgs(entry.task, {
+            sessionId: sessionId ?? randomUUID(),
+            resume: effect.resume,
+            planning: effect.planning,
+          }),
       cwd: entry.task.cwd,
       env: agentEnv(deps.env),
       input: effect.prompt,
@@ -211,7 +221,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       onSpawn: (pid) => void apply(id, { type: 'spawned', pid }),
       onLine: (line) => {
         pending.push(line)
-        for (const event of readClaudeStreamLine(line)) void apply(id, { type: 'stream', event })
+        const events = codex ? readCodexStreamLine(line) : readClaudeStreamLine(line)
+        for (const event of events) void apply(id, { type: 'stream', event })
       },
     })
     clearInterval(flusher)
@@ -372,9 +383,6 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
           error: `which project? the task could run in ${names}`,
           candidates: resolution.candidates,
         }
-      }
-      if (input.agent !== 'claude') {
-        return { ok: false, error: 'only claude runs delegated tasks so far' }
       }
       const keywords = settings.planKeywords ?? DEFAULT_PLAN_KEYWORDS
       const now = iso()

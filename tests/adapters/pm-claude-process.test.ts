@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isPidAlive } from '../../electron/engine/adapters/process.ts'
-import { runClaudeProcess } from '../../electron/pm/claude-process.ts'
+import { runAgentProcess } from '../../electron/pm/agent-process.ts'
 import {
   appendUsage,
   deleteSessionId,
@@ -30,14 +30,14 @@ async function script(name: string, body: string): Promise<string> {
   return file
 }
 
-describe('runClaudeProcess', () => {
+describe('runAgentProcess', () => {
   it('passes stdin, only the given env, and streams stdout lines', async () => {
     const bin = await script(
       'echoer',
       'read line; echo "{\\"got\\":\\"$line\\"}"; echo "secret=${GITHUB_TOKEN:-none} mine=$MINE"',
     )
     const lines: string[] = []
-    const res = await runClaudeProcess({
+    const res = await runAgentProcess({
       bin,
       args: [],
       cwd: root,
@@ -59,7 +59,7 @@ describe('runClaudeProcess', () => {
     )
     let pid = 0
     const started = Date.now()
-    const res = await runClaudeProcess({
+    const res = await runAgentProcess({
       bin,
       args: [],
       cwd: root,
@@ -82,7 +82,7 @@ describe('runClaudeProcess', () => {
   })
 
   it('reports a binary that cannot be started instead of throwing', async () => {
-    const res = await runClaudeProcess({
+    const res = await runAgentProcess({
       bin: join(root, 'does-not-exist'),
       args: [],
       cwd: root,

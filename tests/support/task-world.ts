@@ -15,10 +15,14 @@ import { hermeticBaseEnv } from './hermetic-env.ts'
 import { createNaviEnv, type NaviEnv } from './navi-cli.ts'
 import { createRepoFixture, type RepoFixture } from './repo-fixture.ts'
 import { startScriptedApi, type ScriptedApi } from './scripted-api.ts'
+import { startScriptedResponsesApi, type ScriptedResponsesApi } from './scripted-responses-api.ts'
+import { codexBinary, createCodexEnv, disposeCodexEnv } from './codex-driver.ts'
 
 export interface TaskWorld {
   repo: RepoFixture
   api: ScriptedApi
+  /** With `codex: true`: the scripted Responses API the real codex talks to. */
+  codexApi: ScriptedResponsesApi | null
   claudeEnv: ClaudeEnv
   /** The variables a `navi` subprocess of this world runs with (runNavi). */
   naviEnv: NaviEnv
@@ -31,16 +35,21 @@ export interface TaskWorld {
 
 export async function createTaskWorld(
   label: string,
-  opts: { tasksConfig?: string[]; hooks?: boolean; wait?: string } = {},
+  opts: { tasksConfig?: string[]; hooks?: boolean; wait?: string; codex?: boolean } = {},
 ): Promise<TaskWorld> {
   const repo = await createRepoFixture({ prefix: `task-${label}-` })
   const api = await startScriptedApi()
+  const codexApi = opts.codex ? await startScriptedResponsesApi() : null
+  const codexEnv = codexApi ? await createCodexEnv({ apiUrl: codexApi.baseUrl }) : null
   const claudeEnv = await createClaudeEnv({
     apiUrl: api.url,
     trustedDirs: [repo.dir],
     maxRetries: 0,
   })
-  const base = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
+  const base = await createNaviEnv({
+    CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR,
+    ...(codexEnv ? { CODEX_HOME: codexEnv.CODEX_HOME } : {}),
+  })
   const naviEnv: NaviEnv = {
     ...base,
     ...claudeEnv,
@@ -71,7 +80,12 @@ export async function createTaskWorld(
     pm: false,
     tasks: true,
     face: 'tray',
-    env: { ...hermeticBaseEnv(), ...claudeEnv, NAVI_CLAUDE_BIN: claudeBinary() },
+    env: {
+      ...hermeticBaseEnv(),
+      ...claudeEnv,
+      NAVI_CLAUDE_BIN: claudeBinary(),
+      ...(codexEnv ? { ...codexEnv, NAVI_CODEX_BIN: codexBinary() } : {}),
+    },
     onTaskNote: (task, title, body) => notes.push({ task, title, body }),
   })
   await runtime.start()
@@ -79,6 +93,7 @@ export async function createTaskWorld(
   return {
     repo,
     api,
+    codexApi,
     claudeEnv,
     naviEnv,
     runtime,
@@ -87,10 +102,12 @@ export async function createTaskWorld(
     async cleanup() {
       await runtime.stop()
       await api.close()
+      await codexApi?.close()
+      if (codexEnv) await disposeCodexEnv(codexEnv)
       await disposeClaudeEnv(claudeEnv)
       await repo.cleanup()
       await rm(naviEnv.NAVI_HOME, { recursive: true, force: true })
-      await rm(naviEnv.CODEX_HOME, { recursive: true, force: true })
+      if (!codexEnv) await rm(naviEnv.CODEX_HOME, { recursive: true, force: true })
     },
   }
 }

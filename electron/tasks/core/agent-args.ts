@@ -36,3 +36,41 @@ export function claudeTaskArgs(task: Task, run: RunPlan): string[] {
     ...(task.skip_permissions && !run.planning ? ['--dangerously-skip-permissions'] : []),
   ]
 }
+
+/**
+ * `codex exec --json` for a task: the conventions as `developer_instructions` (a TOML string), the
+ * prompt on stdin (`-`), `resume <thread>` for a later run. The permission mode maps onto Codex's sandbox
+ * and approvals: planning and `plan` → read-only; `acceptEdits` → workspace-write; `dontAsk` → approvals
+ * never; `auto` → `--approve-for-me`; skipping every check (chosen for this task) → the bypass. No mode:
+ * the user's config.toml (exec's own default is read-only, approvals never). The directory is the one the
+ * user or the resolver chose, so Codex's git-repository check is not asked again.
+ */
+export function codexTaskArgs(
+  task: Task,
+  run: { threadId: string | null; planning: boolean },
+): string[] {
+  const mode = run.planning ? 'plan' : task.permission_mode
+  const skip = (task.skip_permissions || mode === 'bypassPermissions') && !run.planning
+  const sandbox = skip
+    ? ['--dangerously-bypass-approvals-and-sandbox']
+    : mode === 'plan'
+      ? ['--sandbox', 'read-only']
+      : mode === 'acceptEdits'
+        ? ['--sandbox', 'workspace-write']
+        : mode === 'dontAsk'
+          ? ['-c', 'approval_policy="never"']
+          : mode === 'auto'
+            ? ['--approve-for-me']
+            : []
+  return [
+    'exec',
+    '--json',
+    '--skip-git-repo-check',
+    '-c',
+    `developer_instructions=${JSON.stringify(relaySystemPrompt({ planning: run.planning }))}`,
+    ...(task.model ? ['-m', task.model] : []),
+    ...sandbox,
+    ...(run.threadId ? ['resume', run.threadId] : []),
+    '-',
+  ]
+}

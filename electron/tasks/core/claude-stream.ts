@@ -19,6 +19,8 @@ export type AgentStreamEvent =
       turns: number
       tokens: TokenUsage
       costUsd: number
+      /** The tokens are the session's running total (Codex after a resume), not this run's. */
+      cumulative?: boolean
     }
   | { kind: 'other' }
 

@@ -15,12 +15,19 @@ import { APPROVED_PROMPT, readMarkers, readPlanReply } from './relay.ts'
 export interface RunState {
   /** The latest `[NOTIFY]`, not relayed yet. */
   pendingNote: string | null
+  /** The agent's last words in this run (Codex's turn end carries none). */
+  lastText: string | null
   /** The run's `[CLARIFY]` question, if it asked one. */
   question: string | null
   result: { ok: boolean; text: string } | null
 }
 
-export const freshRun = (): RunState => ({ pendingNote: null, question: null, result: null })
+export const freshRun = (): RunState => ({
+  pendingNote: null,
+  lastText: null,
+  question: null,
+  result: null,
+})
 
 export type TaskInput =
   | { type: 'spawned'; pid: number }
@@ -116,6 +123,7 @@ function onStream(task: Task, run: RunState, event: AgentStreamEvent, now: strin
     return { task: { ...task, session_id: task.session_id ?? event.sessionId }, run, effects: [] }
   }
   if (event.kind === 'result') {
+    const add = (before: number, now: number) => (event.cumulative ? now : before + now)
     return {
       task: {
         ...task,
@@ -124,20 +132,21 @@ function onStream(task: Task, run: RunState, event: AgentStreamEvent, now: strin
         turns: task.turns + event.turns,
         cost_usd: task.cost_usd + event.costUsd,
         tokens: {
-          input: task.tokens.input + event.tokens.input,
-          output: task.tokens.output + event.tokens.output,
-          cache_read: task.tokens.cache_read + event.tokens.cache_read,
-          cache_creation: task.tokens.cache_creation + event.tokens.cache_creation,
-          total: task.tokens.total + event.tokens.total,
+          input: add(task.tokens.input, event.tokens.input),
+          output: add(task.tokens.output, event.tokens.output),
+          cache_read: add(task.tokens.cache_read, event.tokens.cache_read),
+          cache_creation: add(task.tokens.cache_creation, event.tokens.cache_creation),
+          total: add(task.tokens.total, event.tokens.total),
         },
       },
-      run: { ...run, result: { ok: event.ok, text: event.text } },
+      run: { ...run, result: { ok: event.ok, text: event.text || (run.lastText ?? '') } },
       effects: [],
     }
   }
   // Any other line means the stream moved on: a held note was not the last word; relay it now.
   let next: Step = flushNote(task, run, now)
   if (event.kind === 'text') {
+    next = { ...next, run: { ...next.run, lastText: event.text } }
     for (const marker of readMarkers(event.text)) {
       if (marker.kind === 'clarify') next = { ...next, run: { ...next.run, question: marker.text } }
       else {

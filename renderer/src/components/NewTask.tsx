@@ -27,6 +27,7 @@ export function NewTask() {
   const [project, setProject] = useState('')
   const [plan, setPlan] = useState<'auto' | 'yes' | 'no'>('auto')
   const [model, setModel] = useState('')
+  const [agent, setAgent] = useState<'claude' | 'codex'>('claude')
   const [mode, setMode] = useState('')
   const [preview, setPreview] = useState<TaskPreview | null>(null)
   const [busy, setBusy] = useState(false)
@@ -54,6 +55,7 @@ export function NewTask() {
       text,
       ...(project !== '' && { project }),
       ...(plan !== 'auto' && { plan: plan === 'yes' }),
+      agent,
       ...(model.trim() !== '' && { model: model.trim() }),
       ...(mode !== '' && {
         permission_mode: mode as 'acceptEdits' | 'dontAsk' | 'auto' | 'bypassPermissions',
@@ -118,6 +120,17 @@ export function NewTask() {
             </option>
             <option value="yes">yes</option>
             <option value="no">no</option>
+          </select>
+        </label>
+        <label>
+          Agent{' '}
+          <select
+            data-testid="new-task-agent"
+            value={agent}
+            onChange={(e) => setAgent(e.target.value as 'claude' | 'codex')}
+          >
+            <option value="claude">Claude Code</option>
+            <option value="codex">Codex</option>
           </select>
         </label>
         <label>

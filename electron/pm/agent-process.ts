@@ -1,13 +1,13 @@
 /**
- * One `claude` process for a PM run or a delegated task: stdin from a string, stdout line by line as it
- * arrives, a hard timeout (or a cancel) that kills the whole process group, and a result that never
- * rejects. The CLI is started in its own process group (`detached`), so a timeout, a cancel, or Navi
- * exiting, also ends anything it spawned.
+ * One agent CLI process (`claude` for a PM run; `claude` or `codex` for a delegated task): stdin from a
+ * string, stdout line by line as it arrives, a hard timeout (or a cancel) that kills the whole process
+ * group, and a result that never rejects. The CLI is started in its own process group (`detached`), so a
+ * timeout, a cancel, or Navi exiting, also ends anything it spawned.
  */
 import { loadExeca } from '../engine/adapters/execa-lazy.ts'
 import { descendantsOf } from '../engine/adapters/process.ts'
 
-export interface ClaudeProcessOptions {
+export interface AgentProcessOptions {
   bin: string
   args: string[]
   cwd: string
@@ -27,7 +27,7 @@ export interface ClaudeProcessOptions {
   signal?: AbortSignal
 }
 
-export interface ClaudeProcessResult {
+export interface AgentProcessResult {
   pid: number | undefined
   /** Undefined when killed by a signal or never started. */
   exitCode: number | undefined
@@ -45,7 +45,7 @@ export interface ClaudeProcessResult {
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024
 
 /** Runs the CLI to completion (or to its timeout); never rejects. */
-export async function runClaudeProcess(opts: ClaudeProcessOptions): Promise<ClaudeProcessResult> {
+export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentProcessResult> {
   const started = Date.now()
   const onLine = opts.onLine
   const { execa } = await loadExeca()
