@@ -148,6 +148,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
         // The hub is made below; a task changes only once the runtime runs.
         onChange: (task) => hub.publish('task:changed', task),
         record: (events) => engine.record(events),
+        adoptQueued: live,
         ...(opts.clock ? { clock: opts.clock } : {}),
       })
     : null
@@ -259,6 +260,8 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       querySocket = await serveQueries()
       await refreshHookHandler()
       await listenForAnswers()
+      // Tasks a stopped Navi left behind: ended ones recorded, queued ones taken over.
+      await tasks?.list().catch((error: unknown) => runtimeLog.warn(`tasks: ${errorText(error)}`))
       return state
     },
     stop() {

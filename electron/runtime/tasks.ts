@@ -45,6 +45,8 @@ export interface TaskServiceOptions {
   logger: NaviLogger
   notify: (task: Task, title: string, body: string) => void
   onChange?: (task: Task) => void
+  /** A long-running host (tray, `navi serve`): takes over tasks queued by a Navi that is gone. */
+  adoptQueued?: boolean
   /** Where the task's events are logged (the engine's event log). */
   record?: (events: EngineEvent[]) => Promise<void>
   clock?: () => number
@@ -76,6 +78,7 @@ export function createNaviTaskService(opts: TaskServiceOptions): TaskService {
     notify: opts.notify,
     ...(opts.onChange ? { onChange: opts.onChange } : {}),
     ...(opts.record ? { record: opts.record } : {}),
+    adoptQueued: opts.adoptQueued ?? false,
     log,
     ...(opts.clock ? { clock: opts.clock } : {}),
   })

@@ -361,3 +361,30 @@ describe('taskEvents', () => {
     expect(last.every((e) => e.project === 'apollo')).toBe(true)
   })
 })
+
+describe('orphanOf', () => {
+  it('what a stopped Navi left: an ended agent fails with what is known, an outliving one is said, a queued one is taken over', async () => {
+    const { orphanOf } = await import('../../electron/tasks/core/orphans.ts')
+    const running = task({ status: 'running', pid: 4242, session_id: 's-1', started_at: T0 })
+    expect(orphanOf(running, { host: true, agent: true }, T0)).toBeNull()
+    expect(orphanOf(running, { host: false, agent: false }, T0)).toMatchObject({
+      kind: 'ended',
+      task: {
+        status: 'failed',
+        status_reason: 'its agent ended while no Navi watched it; its session s-1 has what it did',
+        pid: null,
+        ended_at: T0,
+      },
+    })
+    const outlived = orphanOf(running, { host: false, agent: true }, T0)
+    expect(outlived).toMatchObject({ kind: 'outlived', task: { status: 'running', pid: 4242 } })
+    // Said once: the same task again is left as it is.
+    if (outlived?.kind === 'outlived') {
+      expect(orphanOf(outlived.task, { host: false, agent: true }, T0)).toEqual(outlived)
+    }
+    expect(orphanOf(task(), { host: false, agent: false }, T0)).toEqual({ kind: 'queued' })
+    expect(
+      orphanOf(task({ status: 'awaiting_approval' }), { host: false, agent: false }, T0),
+    ).toBeNull()
+  })
+})

@@ -46,3 +46,22 @@ export function descendantsOf(pid: number): number[] {
   }
   return found
 }
+
+/**
+ * SIGTERM to the process group `pgid` leads and to every descendant found now, then SIGKILL to whatever of
+ * them is left after `graceMs`. For a process this Navi did not start (an agent that outlived its Navi).
+ */
+export function endProcessGroup(pgid: number, graceMs = 2_000): void {
+  const tree = descendantsOf(pgid)
+  const signal = (name: NodeJS.Signals) => {
+    for (const target of [-pgid, ...tree]) {
+      try {
+        process.kill(target, name)
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+  signal('SIGTERM')
+  setTimeout(() => signal('SIGKILL'), graceMs).unref()
+}
