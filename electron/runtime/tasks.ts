@@ -50,6 +50,8 @@ export interface TaskServiceOptions {
   /** Where the task's events are logged (the engine's event log). */
   record?: (events: EngineEvent[]) => Promise<void>
   clock?: () => number
+  /** @default 15 s */
+  heartbeatCheckMs?: number
 }
 
 export function createNaviTaskService(opts: TaskServiceOptions): TaskService {
@@ -81,6 +83,7 @@ export function createNaviTaskService(opts: TaskServiceOptions): TaskService {
     adoptQueued: opts.adoptQueued ?? false,
     log,
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.heartbeatCheckMs ? { heartbeatCheckMs: opts.heartbeatCheckMs } : {}),
   })
 }
 

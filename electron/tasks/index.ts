@@ -48,6 +48,8 @@ export interface TaskServiceDeps {
   log: { info(message: string): void; error(message: string): void }
   /** @default Date.now */
   clock?: () => number
+  /** How often a due heartbeat is looked for (tests shorten it). @default 15 s */
+  heartbeatCheckMs?: number
 }
 
 export type StartResult =

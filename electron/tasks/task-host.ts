@@ -186,7 +186,7 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
         return { ...step, run: e.run }
       }).catch(logError(entry.task.id))
     }
-  }, HEARTBEAT_CHECK_MS)
+  }, deps.heartbeatCheckMs ?? HEARTBEAT_CHECK_MS)
   heartbeatTimer.unref()
 
   // A cancel asked for in another process (`navi task <id> cancel` beside the `navi run` that hosts it).

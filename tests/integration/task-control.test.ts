@@ -10,7 +10,7 @@ import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { createNaviTaskService } from '../../electron/runtime/tasks.ts'
 import { answerOf } from '../support/answer-world.ts'
-import { claudeIsAtLeast } from '../support/claude-env.ts'
+import { claudeIsAtLeast, hermeticBaseEnv } from '../support/claude-env.ts'
 import { text, toolUse } from '../support/scripted-api.ts'
 import { createTaskWorld } from '../support/task-world.ts'
 import { waitUntil } from '../support/wait.ts'
@@ -156,6 +156,51 @@ describe('controlling a delegated task', () => {
       const first2 = both.find((t) => t.id === first.task.id)!
       expect(Date.parse(second2.started_at!)).toBeGreaterThanOrEqual(Date.parse(first2.ended_at!))
     } finally {
+      await w.cleanup()
+    }
+  })
+
+  it('the heartbeat relays "still working" on schedule (a fake clock, the real claude working)', async () => {
+    const w = await createTaskWorld('heartbeat')
+    let now = Date.parse('2026-11-26T10:00:00Z')
+    const notes: string[] = []
+    const tasks = createNaviTaskService({
+      paths: w.runtime.paths,
+      config: () => w.runtime.config.get().config,
+      state: () => w.runtime.engine.getState(),
+      env: { ...hermeticBaseEnv(), ...w.claudeEnv, NAVI_CLAUDE_BIN: w.naviEnv.NAVI_CLAUDE_BIN },
+      logger: w.runtime.logger,
+      notify: (_task, _title, body) => notes.push(body),
+      clock: () => now,
+      heartbeatCheckMs: 20,
+    })
+    let release = false
+    try {
+      w.api.enqueue(text('[NOTIFY] finally done', { holdUntil: () => release }))
+      const started = await tasks.start({ text: 'a long job', project: 'apollo' })
+      if (!started.ok) throw new Error(started.error)
+      await waitUntil(
+        async () => (await tasks.get(started.task.id))?.pid ?? null,
+        30_000,
+        'the run',
+      )
+      now += 4 * 60_000
+      // Nothing before the interval (5m by default)…
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(notes).toEqual([])
+      now += 60_000
+      await waitUntil(() => notes.includes('still working, 5m'), 5_000, 'the 5m heartbeat')
+      now += 5 * 60_000
+      await waitUntil(() => notes.includes('still working, 10m'), 5_000, 'the 10m heartbeat')
+      expect(notes.filter((n) => n.startsWith('still working'))).toEqual([
+        'still working, 5m',
+        'still working, 10m',
+      ])
+      release = true
+      expect((await tasks.settled(started.task.id)).status).toBe('completed')
+    } finally {
+      release = true
+      await tasks.stop()
       await w.cleanup()
     }
   })
