@@ -37,6 +37,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'popover-paint', args: quick ? ['--runs', '3'] : [] },
   { name: 'bad-inputs', args: [] },
   { name: 'snapshot-save', args: quick ? ['--projects', '1000'] : [] },
+  { name: 'task-run', args: quick ? ['--runs', '3'] : [] },
 ]
 
 function runBench(

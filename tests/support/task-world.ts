@@ -28,8 +28,8 @@ export interface TaskWorld {
   naviEnv: NaviEnv
   runtime: NaviRuntime
   tasks: TaskService
-  /** Every note relayed, in order. */
-  notes: { task: Task; title: string; body: string }[]
+  /** Every note relayed, in order, with when (epoch ms). */
+  notes: { task: Task; title: string; body: string; at: number }[]
   cleanup(): Promise<void>
 }
 
@@ -86,7 +86,7 @@ export async function createTaskWorld(
       NAVI_CLAUDE_BIN: claudeBinary(),
       ...(codexEnv ? { ...codexEnv, NAVI_CODEX_BIN: codexBinary() } : {}),
     },
-    onTaskNote: (task, title, body) => notes.push({ task, title, body }),
+    onTaskNote: (task, title, body) => notes.push({ task, title, body, at: Date.now() }),
   })
   await runtime.start()
   if (!runtime.tasks) throw new Error('no task service')
