@@ -14,28 +14,25 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { execa } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   codexHooksStatus,
   installCodexHooks,
 } from '../../electron/engine/adapters/codex-hooks-install.ts'
 import { createNaviRuntime } from '../../electron/runtime/index.ts'
-import type { Session } from '../../shared/schemas/session.ts'
-import { answerOf } from '../support/answer-world.ts'
+import { answerOf, escalatedCodexCommand, heldCodexSession } from '../support/answer-world.ts'
 import { hasTmux, killTmuxServer, startClaudeInTmux } from '../support/claude-tmux.ts'
 import {
+  codexAtLeast,
   codexBinary,
   createCodexEnv,
   disposeCodexEnv,
-  hasCodexBinary,
 } from '../support/codex-driver.ts'
 import { doctorOutputSchema } from '../../shared/schemas/cli.ts'
 import { createNaviEnv, runNavi, type NaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
 import {
   collectFunctionCallOutputs,
-  functionCalls,
   startScriptedResponsesApi,
   textAnswer,
 } from '../support/scripted-responses-api.ts'
@@ -48,13 +45,7 @@ async function doctorCodexCheck(env: NaviEnv) {
   return report.checks.find((c) => c.name === 'codex hooks')
 }
 
-async function codexAtLeast169(): Promise<boolean> {
-  if (!hasCodexBinary()) return false
-  const out = (await execa(codexBinary(), ['--version'], { reject: false })).stdout
-  const match = /(\d+)\.(\d+)\.\d+/.exec(String(out))
-  return Boolean(match && (Number(match[1]) > 0 || Number(match[2]) >= 169))
-}
-const supported = hasTmux() && (await codexAtLeast169())
+const supported = hasTmux() && (await codexAtLeast(169))
 
 afterAll(() => killTmuxServer())
 
@@ -133,31 +124,11 @@ describe('answering the real codex TUI from Navi', () => {
         }
 
         api.enqueue(
-          functionCalls([
-            {
-              name: 'exec_command',
-              arguments: {
-                cmd: `echo ran > ${outside}`,
-                sandbox_permissions: 'require_escalated',
-                justification: 'Write the marker outside the workspace',
-              },
-              callId: 'call_perm_tui',
-            },
-          ]),
+          escalatedCodexCommand(`echo ran > ${outside}`, 'call_perm_tui'),
           textAnswer('done'),
         )
         await tui.send('write the marker')
-        let seen: Session | undefined
-        const session = await waitUntil(
-          async () => {
-            await runtime.engine.refresh()
-            seen = runtime.engine.getSessions().find((s) => s.agent === 'codex')
-            return seen?.pending_request?.answer_until ? seen : null
-          },
-          60_000,
-          () => `the codex request held by Navi's hook (last seen: ${JSON.stringify(seen)})`,
-          100,
-        )
+        const session = await heldCodexSession(runtime)
         expect(session.status).toBe('needs_permission')
         expect(session.pending_request?.detail).toContain(`echo ran > ${outside}`)
         // While the hook holds the request, Codex shows no dialog of its own.

@@ -14,36 +14,25 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { installCodexHooks } from '../../electron/engine/adapters/codex-hooks-install.ts'
 import { createNaviRuntime } from '../../electron/runtime/index.ts'
-import type { Session } from '../../shared/schemas/session.ts'
-import { answerOf } from '../support/answer-world.ts'
+import { answerOf, escalatedCodexCommand, heldCodexSession } from '../support/answer-world.ts'
 import {
-  codexBinary,
+  codexAtLeast,
   createCodexEnv,
   disposeCodexEnv,
-  hasCodexBinary,
   runCodexExec,
 } from '../support/codex-driver.ts'
 import { createNaviEnv } from '../support/navi-cli.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
 import {
   collectFunctionCallOutputs,
-  functionCalls,
   startScriptedResponsesApi,
   textAnswer,
 } from '../support/scripted-responses-api.ts'
-import { waitUntil } from '../support/wait.ts'
 
-async function codexAtLeast169(): Promise<boolean> {
-  if (!hasCodexBinary()) return false
-  const out = (await execa(codexBinary(), ['--version'], { reject: false })).stdout
-  const match = /(\d+)\.(\d+)\.\d+/.exec(String(out))
-  return Boolean(match && (Number(match[1]) > 0 || Number(match[2]) >= 169))
-}
-const supported = await codexAtLeast169()
+const supported = await codexAtLeast(169)
 
 describe('answering a real codex from Navi', () => {
   it.skipIf(!supported).each(['allow', 'deny'] as const)(
@@ -70,17 +59,7 @@ describe('answering a real codex from Navi', () => {
       try {
         await runtime.handlers['answering:set']({ on: true })
         api.enqueue(
-          functionCalls([
-            {
-              name: 'exec_command',
-              arguments: {
-                cmd: `echo ran > ${outside}`,
-                sandbox_permissions: 'require_escalated',
-                justification: 'Write the marker outside the workspace',
-              },
-              callId: 'call_perm_1',
-            },
-          ]),
+          escalatedCodexCommand(`echo ran > ${outside}`, 'call_perm_1'),
           textAnswer('done'),
         )
         const run = runCodexExec({
@@ -99,17 +78,7 @@ describe('answering a real codex from Navi', () => {
             '--dangerously-bypass-hook-trust',
           ],
         })
-        let seen: Session | undefined
-        const session = await waitUntil(
-          async () => {
-            await runtime.engine.refresh()
-            seen = runtime.engine.getSessions().find((s) => s.agent === 'codex')
-            return seen?.pending_request?.answer_until ? seen : null
-          },
-          60_000,
-          () => `the codex request held by Navi's hook (last seen: ${JSON.stringify(seen)})`,
-          100,
-        )
+        const session = await heldCodexSession(runtime)
         expect(session.status).toBe('needs_permission')
         expect(session.pending_request).toMatchObject({ tool: 'Bash' })
         expect(session.pending_request?.detail).toContain(`echo ran > ${outside}`)

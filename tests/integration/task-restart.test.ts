@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Task } from '../../shared/schemas/task.ts'
+import { taskRecord } from '../support/task-records.ts'
 import { text, toolUse } from '../support/scripted-api.ts'
 import { createTaskWorld } from '../support/task-world.ts'
 import { waitUntil } from '../support/wait.ts'
@@ -21,40 +22,16 @@ async function deadPid(): Promise<number> {
   return child.pid!
 }
 
-const record = (over: Partial<Task>): Task => ({
-  id: 't0000aaaa',
-  text: 'left behind',
-  agent: 'claude',
-  model: null,
-  cwd: '/',
-  project: 'apollo',
-  resolved_by: 'chosen',
-  plan: false,
-  plan_approved: false,
-  permission_mode: null,
-  allowed_tools: [],
-  skip_permissions: false,
-  status: 'queued',
-  status_reason: null,
-  created_at: new Date().toISOString(),
-  updated_at: new Date().toISOString(),
-  started_at: null,
-  ended_at: null,
-  session_id: null,
-  pid: null,
-  host_pid: null,
-  run_started_at: null,
-  runs: 0,
-  turns: 0,
-  tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
-  cost_usd: 0,
-  question: null,
-  plan_text: null,
-  notes: [],
-  result: null,
-  heartbeat_at: null,
-  ...over,
-})
+const record = (over: Partial<Task>): Task =>
+  taskRecord({
+    id: 't0000aaaa',
+    text: 'left behind',
+    cwd: '/',
+    host_pid: null,
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+    ...over,
+  })
 
 describe('tasks a stopped Navi left behind', () => {
   it('are taken over, recorded, or followed and cancellable, by the next Navi', async () => {

@@ -25,6 +25,8 @@ import {
 import { createNaviEnv } from './navi-cli.ts'
 import { createRepoFixture, type RepoFixture } from './repo-fixture.ts'
 import { startScriptedApi, type ScriptedApi } from './scripted-api.ts'
+import { functionCalls } from './scripted-responses-api.ts'
+import { waitUntil } from './wait.ts'
 
 export interface AnswerWorld {
   repo: RepoFixture
@@ -108,4 +110,34 @@ export function answerOf(
       `${session.id} has no named request: ${JSON.stringify(session.pending_request)}`,
     )
   return answer
+}
+
+/** The model asks to run `cmd` outside Codex's workspace sandbox: Codex's approval path (and its hook). */
+export function escalatedCodexCommand(cmd: string, callId: string) {
+  return functionCalls([
+    {
+      name: 'exec_command',
+      arguments: {
+        cmd,
+        sandbox_permissions: 'require_escalated',
+        justification: 'Write the marker outside the workspace',
+      },
+      callId,
+    },
+  ])
+}
+
+/** The Codex session once Navi's hook holds its permission request (bounded wait). */
+export async function heldCodexSession(runtime: NaviRuntime): Promise<Session> {
+  let seen: Session | undefined
+  return waitUntil(
+    async () => {
+      await runtime.engine.refresh()
+      seen = runtime.engine.getSessions().find((s) => s.agent === 'codex')
+      return seen?.pending_request?.answer_until ? seen : null
+    },
+    60_000,
+    () => `the codex request held by Navi's hook (last seen: ${JSON.stringify(seen)})`,
+    100,
+  )
 }

@@ -14,6 +14,7 @@ import { existsSync, realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { execa } from 'execa'
 import {
   parseJsonLines,
   pinnedBinary,
@@ -177,4 +178,12 @@ export async function listRollouts(codexHome: string): Promise<string[]> {
     .filter((rel) => /^\d{4}\/\d{2}\/\d{2}\/rollout-[^/]*\.jsonl$/.test(rel))
     .map((rel) => join(root, rel))
     .sort()
+}
+
+/** True when the codex the tests run (`codexBinary()`) is at least 0.`minor` (false without one). */
+export async function codexAtLeast(minor: number): Promise<boolean> {
+  if (!hasCodexBinary()) return false
+  const out = (await execa(codexBinary(), ['--version'], { reject: false })).stdout
+  const match = /(\d+)\.(\d+)\.\d+/.exec(String(out))
+  return Boolean(match && (Number(match[1]) > 0 || Number(match[2]) >= minor))
 }

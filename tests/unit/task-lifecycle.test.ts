@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Task } from '../../shared/schemas/task.ts'
+import { TASK_T0, taskRecord } from '../support/task-records.ts'
 import { claudeTaskArgs } from '../../electron/tasks/core/agent-args.ts'
 import { readClaudeStreamLine } from '../../electron/tasks/core/claude-stream.ts'
 import {
@@ -23,41 +24,8 @@ import {
   readPlanReply,
 } from '../../electron/tasks/core/relay.ts'
 
-const T0 = '2026-11-26T10:00:00.000Z'
-const task = (over: Partial<Task> = {}): Task => ({
-  id: 't0000abcd',
-  text: 'add a line to the backlog',
-  agent: 'claude',
-  model: null,
-  cwd: '/code/apollo',
-  project: 'apollo',
-  resolved_by: 'chosen',
-  plan: false,
-  plan_approved: false,
-  permission_mode: null,
-  allowed_tools: [],
-  skip_permissions: false,
-  status: 'queued',
-  status_reason: null,
-  created_at: T0,
-  updated_at: T0,
-  started_at: null,
-  ended_at: null,
-  session_id: null,
-  pid: null,
-  host_pid: 99,
-  run_started_at: null,
-  runs: 0,
-  turns: 0,
-  tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 },
-  cost_usd: 0,
-  question: null,
-  plan_text: null,
-  notes: [],
-  result: null,
-  heartbeat_at: null,
-  ...over,
-})
+const T0 = TASK_T0
+const task = taskRecord
 const exit = (over: Partial<Extract<TaskInput, { type: 'exited' }>> = {}): TaskInput => ({
   type: 'exited',
   exitCode: 0,

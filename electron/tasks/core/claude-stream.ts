@@ -24,19 +24,25 @@ export type AgentStreamEvent =
     }
   | { kind: 'other' }
 
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+export type Json = Record<string, unknown>
+export const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0)
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
-export function readClaudeStreamLine(line: string): AgentStreamEvent[] {
-  let value: unknown
+/** A stream line's JSON object, or null (not JSON, or not an object). */
+export function streamObject(line: string): Json | null {
   try {
-    value = JSON.parse(line)
+    const value: unknown = JSON.parse(line)
+    return isObject(value) ? value : null
   } catch {
-    return [{ kind: 'other' }]
+    return null
   }
-  if (!isObject(value)) return [{ kind: 'other' }]
+}
+
+export function readClaudeStreamLine(line: string): AgentStreamEvent[] {
+  const value = streamObject(line)
+  if (!value) return [{ kind: 'other' }]
   if (value.type === 'system' && value.subtype === 'init') {
     const sessionId = str(value.session_id)
     return sessionId ? [{ kind: 'session', sessionId }] : [{ kind: 'other' }]

@@ -4,19 +4,11 @@
  * `exec resume`, so the result says it is cumulative. Codex reports no cost. Pure; never throws.
  */
 import { codexTokenUsage } from '../../engine/core/codex-fold.ts'
-import type { AgentStreamEvent } from './claude-stream.ts'
-
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+import { isObject, streamObject, type AgentStreamEvent } from './claude-stream.ts'
 
 export function readCodexStreamLine(line: string): AgentStreamEvent[] {
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch {
-    return [{ kind: 'other' }]
-  }
-  if (!isObject(value)) return [{ kind: 'other' }]
+  const value = streamObject(line)
+  if (!value) return [{ kind: 'other' }]
   if (value.type === 'thread.started' && typeof value.thread_id === 'string') {
     return [{ kind: 'session', sessionId: value.thread_id }]
   }
