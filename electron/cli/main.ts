@@ -48,6 +48,7 @@ export async function runCli(argv: string[]): Promise<number> {
       model: { type: 'string' },
       'permission-mode': { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
     },
   })
   const [command, sub] = positionals
@@ -222,6 +223,7 @@ export async function runCli(argv: string[]): Promise<number> {
         positionals.slice(1),
         values.json,
         print,
+        values.log,
       )
     case 'doctor': {
       const { runDoctor } = await import('./doctor.ts')

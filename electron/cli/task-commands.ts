@@ -5,6 +5,7 @@
  * cancels it (SIGTERM to its process group, then SIGKILL). The record stays in `$NAVI_HOME/tasks/`, so the
  * answer can come later, from this terminal or another face.
  */
+import { readFile } from 'node:fs/promises'
 import type { Task } from '../../shared/schemas/task.ts'
 import { clipText, inertBlock, inertLine } from '../../shared/text.ts'
 import { createNaviRuntime, type EnginePaths } from '../runtime/index.ts'
@@ -87,6 +88,7 @@ export async function taskCommand(
   args: string[],
   json: boolean,
   print: Print,
+  withLog = false,
 ): Promise<number> {
   const [ref, action, ...rest] = args
   if (!ref) {
@@ -97,7 +99,12 @@ export async function taskCommand(
     if (action === undefined) {
       const task = await tasks.get(ref)
       if (!task) return fail(print, `no task "${inertLine(ref)}" (see navi tasks)`)
-      print(task, describeTask(task, tasks.logPath(task.id)))
+      const log = withLog ? await logTail(tasks.logPath(task.id)) : null
+      print(
+        log === null ? task : { ...task, log },
+        describeTask(task, tasks.logPath(task.id)) +
+          (log === null ? '' : `\n${inertBlock(log.join('\n'))}`),
+      )
       return 0
     }
     if (action === 'cancel') {
@@ -191,7 +198,7 @@ function describeTask(task: Task, logPath: string): string {
     `task ${task.id}: ${task.status}${task.status_reason ? ` (${inertLine(task.status_reason)})` : ''}`,
     `  ${inertBlock(clipText(task.text, 500))}`,
     `  in ${inertLine(task.cwd)} (${inertLine(task.resolved_by)}), agent ${task.agent}${task.plan ? ', plan first' : ''}`,
-    `  session ${task.session_id ?? '—'}, ${String(task.runs)} run(s), ${String(task.turns)} turns, ${String(task.tokens.total)} tokens, $${task.cost_usd.toFixed(4)}`,
+    `  session ${task.session_id ?? '—'}, ${elapsed(task)}, ${String(task.runs)} run(s), ${String(task.turns)} turns, ${String(task.tokens.total)} tokens, $${task.cost_usd.toFixed(4)}`,
   ]
   if (task.question) lines.push(`  asks: ${inertBlock(task.question)}`)
   if (task.plan_text) lines.push(`  plan: ${inertBlock(task.plan_text)}`)
@@ -199,6 +206,31 @@ function describeTask(task: Task, logPath: string): string {
     lines.push(`  ${note.at.slice(11, 19)}  ${inertBlock(note.text)}`)
   lines.push(`  log: ${inertLine(logPath)}`)
   return lines.join('\n')
+}
+
+const LOG_TAIL_LINES = 200
+
+/** The last lines of a task's log (the agent's stream as it came and Navi's own lines); none yet: []. */
+async function logTail(path: string): Promise<string[]> {
+  try {
+    const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '')
+    return lines.slice(-LOG_TAIL_LINES)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+}
+
+/** How long the task has worked (or worked, once it ended): "not started", "12m", "1h 5m". */
+function elapsed(task: Task): string {
+  if (!task.started_at) return 'not started'
+  const end = task.ended_at ? Date.parse(task.ended_at) : Date.now()
+  const minutes = Math.max(0, Math.round((end - Date.parse(task.started_at)) / 60_000))
+  const time =
+    minutes >= 60
+      ? `${String(Math.floor(minutes / 60))}h ${String(minutes % 60)}m`
+      : `${String(minutes)}m`
+  return task.ended_at ? `took ${time}` : `working for ${time}`
 }
 
 function fail(print: Print, message: string): number {

@@ -26,8 +26,9 @@ export const USAGE = `usage: navi <command> [options]
                                            delegate a task to a headless agent in the project the task
                                            names (or asks which); prints what it relays; Ctrl-C cancels
   tasks [--json]                           delegated tasks, newest first
-  task ID [reply "…" | approve | reject | cancel] [--json]
-                                           one task with its notes; answer its question or its plan
+  task ID [reply "…" | approve | reject | cancel] [--log] [--json]
+                                           one task with its notes (--log: its log's last 200 lines);
+                                           answer its question or its plan
   doctor [--json]                          what was found, what is missing, how to fix it
   usage [--json]                           the PM's runs, tokens and cost today and this week
   dismiss PROJECT "TITLE" [--snooze 1h]   hide an attention item or a suggestion (kept across restarts)

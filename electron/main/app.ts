@@ -71,7 +71,7 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
 
   hardenWebContents(popover.webContents, { appUrl })
   const showPopover = () => popover.show(tray.bounds())
-  const navigate = (view: 'settings' | 'project', project?: string) => {
+  const navigate = (view: 'settings' | 'project' | 'tasks', project?: string) => {
     showPopover()
     hub.publish('popover:navigate', project ? { view, project } : { view })
   }
@@ -83,6 +83,7 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
     getSettings: () => settings.get(),
     isPopoverVisible: () => popover.isVisible(),
     onOpenProject: (project) => navigate('project', project),
+    onOpenTasks: () => navigate('tasks'),
     onGoToSession: (id) => void handlers['session:focus']({ session_id: id }),
     // The answer names the request the notification showed: a stale one is refused (and says so).
     onAnswer: (answer, decision) => {
@@ -99,6 +100,14 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
           if (!result.done) navigate('project', sessionProject(sessionId))
         },
         (error: unknown) => console.error('navi: reply failed:', error),
+      )
+    },
+    onTaskReply: (taskId, text) => {
+      handlers['task:reply']({ id: taskId, text }).then(
+        (result) => {
+          if (!result.done) navigate('tasks')
+        },
+        (error: unknown) => console.error('navi: task reply failed:', error),
       )
     },
     onError: (error) => console.error('navi: notification failed:', error),

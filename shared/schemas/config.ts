@@ -115,6 +115,20 @@ export const tasksSettingsSchema = z
     allowed_tools: z.array(z.string().min(1)).default([]),
     /** `--model` for every task; absent: the agent's default. */
     model: z.string().min(1).optional(),
+    /** Per project (by name): its own permission mode and allowed tools, over the ones above. */
+    projects: z
+      .record(
+        z.string(),
+        z
+          .object({
+            permission_mode: z
+              .enum(['default', 'acceptEdits', 'plan', 'dontAsk', 'auto'])
+              .optional(),
+            allowed_tools: z.array(z.string().min(1)).optional(),
+          })
+          .strict(),
+      )
+      .default({}),
   })
   .strict()
 
@@ -156,6 +170,8 @@ export interface TaskSettings {
   permissionMode: string | null
   allowedTools: string[]
   model: string | null
+  /** By project name: what overrides `permissionMode` and `allowedTools` there. */
+  perProject: Record<string, { permissionMode?: string; allowedTools?: string[] }>
 }
 
 export interface PmSettings {

@@ -68,8 +68,12 @@ describe('a task delegated to the real claude', () => {
       expect(events.every((e) => e.project === 'apollo' && e.session === task?.session_id)).toBe(
         true,
       )
-      const shown = await runNavi(['task', task!.id.slice(0, 5)], w.naviEnv)
+      const shown = await runNavi(['task', task!.id.slice(0, 5), '--log'], w.naviEnv)
       expect(shown.stdout).toContain(`task ${task!.id}: completed`)
+      expect(shown.stdout).toMatch(/took \d+m, 1 run\(s\)/)
+      // The log: Navi's own lines and the agent's stream as it came.
+      expect(shown.stdout).toContain('"subtype":"init"')
+      expect(shown.stdout).toContain('"status":"completed"')
     } finally {
       await w.cleanup()
     }

@@ -31,6 +31,18 @@ describe('taskNoteNotification', () => {
     })
   })
 
+  it('offers a reply field while the task waits (its question or plan), not while it works', () => {
+    const waiting = { ...task, status: 'awaiting_approval' } as Task
+    expect(
+      taskNoteNotification(waiting, { title: 'Plan ready', body: 'p' }, settings, NOW)?.taskReply,
+    ).toEqual({
+      task_id: 't12345678',
+    })
+    expect(
+      taskNoteNotification(task, { title: 't', body: 'b' }, settings, NOW)?.taskReply,
+    ).toBeUndefined()
+  })
+
   it('is not shown while paused or with its toggle off', () => {
     const paused = { ...settings, paused_until: '2026-11-26T11:00:00Z' }
     expect(taskNoteNotification(task, { title: 't', body: 'b' }, paused, NOW)).toBeNull()

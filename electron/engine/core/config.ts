@@ -123,6 +123,15 @@ export function normalize(
       permissionMode: raw.tasks.permission_mode ?? null,
       allowedTools: raw.tasks.allowed_tools,
       model: raw.tasks.model ?? null,
+      perProject: Object.fromEntries(
+        Object.entries(raw.tasks.projects).map(([name, own]) => [
+          name,
+          {
+            ...(own.permission_mode !== undefined && { permissionMode: own.permission_mode }),
+            ...(own.allowed_tools !== undefined && { allowedTools: own.allowed_tools }),
+          },
+        ]),
+      ),
     },
     answering: {
       waitSeconds: Math.min(

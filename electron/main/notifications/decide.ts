@@ -40,6 +40,8 @@ export interface NotificationSpec {
   answer?: { session_id: string; request_id: string; tool: string; input_digest: string }
   /** A reply field (macOS), typed at the session's prompt in tmux (contract `session:reply`). */
   reply?: { session_id: string }
+  /** A reply field (macOS) answering a delegated task's question or plan (contract `task:reply`). */
+  taskReply?: { task_id: string }
 }
 
 export interface AttentionItemInput {

@@ -16,12 +16,16 @@ export interface NotifierDeps {
   isPopoverVisible(): boolean
   /** A click on the notification: show that project in the popover. */
   onOpenProject(project: string): void
+  /** A click on a delegated task's notification: show the popover's Tasks. */
+  onOpenTasks(): void
   /** The "Go to session" action (macOS only; offered only for sessions in tmux). */
   onGoToSession(sessionId: string): void
   /** Allow / Deny (macOS only; offered while Navi's hook holds the request open, or in tmux). */
   onAnswer(answer: NonNullable<NotificationSpec['answer']>, decision: 'allow' | 'deny'): void
   /** The notification's reply field (macOS only; a session waiting for input, in tmux). */
   onReply(sessionId: string, text: string): void
+  /** The reply field of a delegated task's question or plan (macOS only). */
+  onTaskReply(taskId: string, text: string): void
   /** Milliseconds since the epoch; `Date.now` unless a test says otherwise. */
   clock?: () => number
   /** Failures while deciding or showing a notification; they never reach the engine's listener. */
@@ -56,6 +60,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       body: notificationBody(spec.body, process.platform),
       actions: actions.map(({ text }) => ({ type: 'button' as const, text })),
       ...(spec.reply ? { hasReply: true, replyPlaceholder: 'Reply to the session' } : {}),
+      ...(spec.taskReply
+        ? { hasReply: true, replyPlaceholder: 'Answer, or approve / reject the plan' }
+        : {}),
     })
     const forget = () => {
       onScreen.delete(notification)
@@ -63,7 +70,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
     notification.on('click', () => {
       forget()
-      deps.onOpenProject(spec.project)
+      if (spec.kind === 'task_note') deps.onOpenTasks()
+      else deps.onOpenProject(spec.project)
     })
     notification.on('action', (_event, index) => {
       forget()
@@ -76,6 +84,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     notification.on('reply', (_event, text) => {
       forget()
       if (spec.reply && text.trim() !== '') deps.onReply(spec.reply.session_id, text)
+      if (spec.taskReply && text.trim() !== '') deps.onTaskReply(spec.taskReply.task_id, text)
     })
     notification.on('close', forget)
     notification.on('failed', forget)

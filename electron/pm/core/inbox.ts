@@ -102,6 +102,9 @@ const HIGH_VALUE: ReadonlySet<EventType> = new Set([
   'turn_completed',
   'permission_denied',
   'session_trouble',
+  // What a task delegated from Navi relayed, and how it ended.
+  'task_notify',
+  'task_finished',
 ])
 const NEEDS_USER: ReadonlySet<unknown> = new Set(['needs_permission', 'waiting_input'])
 

@@ -48,6 +48,8 @@ export function newTask(opts: {
     }
   }
   const keywords = settings.planKeywords ?? DEFAULT_PLAN_KEYWORDS
+  // The project's own permissions (tasks.projects) over the general ones; the user's choice over both.
+  const own = resolution.project === null ? undefined : settings.perProject[resolution.project]
   return {
     ok: true,
     task: {
@@ -60,8 +62,8 @@ export function newTask(opts: {
       resolved_by: resolution.why,
       plan: input.plan ?? planKeywordIn(input.text, keywords) !== null,
       plan_approved: false,
-      permission_mode: input.permission_mode ?? settings.permissionMode,
-      allowed_tools: settings.allowedTools,
+      permission_mode: input.permission_mode ?? own?.permissionMode ?? settings.permissionMode,
+      allowed_tools: own?.allowedTools ?? settings.allowedTools,
       skip_permissions: input.skip_permissions,
       status: 'queued',
       status_reason: null,
