@@ -27,6 +27,11 @@ import { deriveTrayState } from './tray/tray-state.ts'
 
 export interface NaviApp {
   showPopover(): void
+  /**
+   * Whether quitting may go on: when this Navi runs delegated tasks, the user is asked first (quitting
+   * cancels them). Resolves true when nothing runs.
+   */
+  confirmQuit(): Promise<boolean>
   /** Stops the PM and the engine (waiting for them) and releases the tray and the shortcut. */
   stop(): Promise<void>
 }
@@ -139,21 +144,8 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
       pause: () => settings.set({ paused_until: pauseUntil(Date.now(), 1) }),
       resume: () => settings.set({ paused_until: null }),
       settings: () => navigate('settings'),
-      quit: async () => {
-        const question = quitQuestion(await handlers['tasks:list'](), process.pid)
-        if (question) {
-          const { response } = await dialog.showMessageBox({
-            type: 'warning',
-            message: question.message,
-            detail: question.detail,
-            buttons: question.buttons,
-            defaultId: 1,
-            cancelId: 1,
-          })
-          if (response !== 0) return
-        }
-        app.quit()
-      },
+      // index.ts asks before-quit (confirmQuit) whatever starts the quit: this menu, Cmd+Q, the system.
+      quit: () => app.quit(),
     }
     Promise.resolve(actions[action]()).catch((error) => console.error(`navi: ${action}:`, error))
   }
@@ -227,6 +219,19 @@ export async function startNavi(opts: { e2e: boolean }): Promise<NaviApp> {
 
   return {
     showPopover,
+    async confirmQuit() {
+      const question = quitQuestion(await handlers['tasks:list'](), process.pid)
+      if (!question) return true
+      const { response } = await dialog.showMessageBox({
+        type: 'warning',
+        message: question.message,
+        detail: question.detail,
+        buttons: question.buttons,
+        defaultId: 1,
+        cancelId: 1,
+      })
+      return response === 0
+    },
     async stop() {
       for (const off of [offSettings, offEngine, offBriefing, offStatus]) off()
       clearTimeout(resumeTimer)

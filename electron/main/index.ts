@@ -27,21 +27,35 @@ if (!app.requestSingleInstanceLock()) {
   let navi: NaviApp | null = null
   let stopping: Promise<unknown> | null = null
   let stopped = false
+  let confirming = false
 
   app.on('second-instance', () => navi?.showPopover())
   app.on('window-all-closed', () => {
     // Keep running in the tray.
   })
   app.on('before-quit', (event) => {
-    if (stopped || !navi) return
+    const running = navi
+    if (stopped || !running) return
     event.preventDefault()
-    if (stopping) return
-    const timeout = new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))
-    stopping = Promise.race([navi.stop(), timeout])
-      .catch((error) => console.error('navi: stopping failed:', error))
-      .finally(() => {
-        stopped = true
-        app.quit()
+    if (stopping || confirming) return
+    // Quitting cancels the delegated tasks this Navi runs: the user is asked first (app.ts confirmQuit).
+    confirming = true
+    running
+      .confirmQuit()
+      .catch((error: unknown) => {
+        console.error('navi: asking before quitting failed:', error)
+        return true
+      })
+      .then((go) => {
+        confirming = false
+        if (!go) return
+        const timeout = new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))
+        stopping = Promise.race([running.stop(), timeout])
+          .catch((error) => console.error('navi: stopping failed:', error))
+          .finally(() => {
+            stopped = true
+            app.quit()
+          })
       })
   })
 

@@ -55,6 +55,7 @@ describe('loadConfig', () => {
         pm: defaultConfig().pm,
         trouble: defaultConfig().trouble,
         answering: defaultConfig().answering,
+        tasks: defaultConfig().tasks,
       },
       errors: [],
       exists: true,
