@@ -50,6 +50,7 @@ export const settingPatchSchema = z.strictObject({
       task_completed: z.boolean(),
       needs_human: z.boolean(),
       attention_items: z.boolean(),
+      delegated_tasks: z.boolean(),
     })
     .partial()
     .optional(),

@@ -53,3 +53,11 @@ describe('taskNoteNotification', () => {
     expect(taskNoteNotification(task, { title: 't', body: 'b' }, off, NOW)).toBeNull()
   })
 })
+
+describe('the delegated_tasks toggle', () => {
+  it('is a key a settings patch may carry (the Settings view sends every toggle)', async () => {
+    const { settingPatchSchema } = await import('../../shared/schemas/settings.ts')
+    const all = settingsSchema.parse({}).notifications
+    expect(settingPatchSchema.safeParse({ notifications: all }).success).toBe(true)
+  })
+})

@@ -34,7 +34,9 @@ export const useTasksStore = create<TasksStore>()((set, get) => {
     error: null,
     load: async () => {
       const result = await invoke('tasks:list', undefined)
-      if (result.ok) set({ tasks: result.data, loaded: true, error: null })
+      // A server that does not know the channel (an older Navi) answers nothing: no tasks, not a crash.
+      if (result.ok)
+        set({ tasks: Array.isArray(result.data) ? result.data : [], loaded: true, error: null })
       else set({ loaded: true, error: result.error.message })
     },
     apply: (task) => {
