@@ -16,8 +16,9 @@ const args = process.argv.slice(2)
 const RUNS = Number(args[args.indexOf('--runs') + 1] ?? 5) || 5
 const HELD_TASKS = 4
 
-/** Requests that carry the model's conversation (side requests, a title, have no tools). */
-const isMain = (body: unknown) => Array.isArray((body as { tools?: unknown[] } | undefined)?.tools)
+/** Requests that carry the model's conversation (side requests, a title, have no tools, or `[]`). */
+const isMain = (body: unknown) =>
+  ((body as { tools?: unknown[] } | undefined)?.tools ?? []).length > 0
 
 async function main(): Promise<void> {
   const w = await createTaskWorld('bench', { tasksConfig: [`max_running: ${String(HELD_TASKS)}`] })

@@ -15,9 +15,11 @@ import { runNavi } from '../support/navi-cli.ts'
 import { text, toolUse } from '../support/scripted-api.ts'
 import { createTaskWorld, userTexts } from '../support/task-world.ts'
 
-/** The main run's requests (side requests, e.g. a title, carry no tools). */
+/** The main run's requests (side requests, e.g. a title, carry no tools: none, or `[]` on 2.1.197). */
 const mainRequests = (w: { api: { requests: { body: unknown }[] } }) =>
-  w.api.requests.filter((r) => Array.isArray((r.body as { tools?: unknown[] } | undefined)?.tools))
+  w.api.requests.filter(
+    (r) => ((r.body as { tools?: unknown[] } | undefined)?.tools ?? []).length > 0,
+  )
 
 describe('a task delegated to the real claude', () => {
   it('navi run --project apollo: the agent writes the file, [NOTIFY] is relayed, the task completes with tokens and cost', async () => {
