@@ -108,7 +108,12 @@ export const taskStartInputSchema = z.object({
   /** true / false: the user's choice; absent: the plan keywords decide. */
   plan: z.boolean().optional(),
   agent: taskAgentSchema.default('claude'),
-  model: z.string().min(1).max(200).optional(),
+  /** A model alias or id: letters, digits and `.:_/@[]-`, never a leading `-` (it is an argument's value). */
+  model: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9._:/@[\]][A-Za-z0-9._:/@[\]-]*$/, 'a model alias or id')
+    .optional(),
   /** A more permissive (or stricter) mode for this task only; the faces say plainly what it allows. */
   permission_mode: z
     .enum(['default', 'acceptEdits', 'plan', 'dontAsk', 'auto', 'bypassPermissions'])

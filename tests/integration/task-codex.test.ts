@@ -29,6 +29,7 @@ describe('a task delegated to the real codex', () => {
           project: 'apollo',
           agent: 'codex',
           permission_mode: 'acceptEdits',
+          model: 'gpt-task-model',
         })
         if (!started.ok) throw new Error(started.error)
         const asked = await w.tasks.settled(started.task.id)
@@ -37,6 +38,7 @@ describe('a task delegated to the real codex', () => {
           question: 'Which file holds the backlog?',
         })
         expect(asked.session_id).toMatch(/^[0-9a-f-]{36}$/)
+        expect((api.requests[0]?.body as { model?: string }).model).toBe('gpt-task-model')
         // The relay conventions reached the model as developer instructions.
         expect(JSON.stringify(api.requests[0]?.body)).toContain('delegated from Navi')
 

@@ -85,9 +85,15 @@ describe('a task delegated to the real claude', () => {
     const w = await createTaskWorld('clarify', { tasksConfig: ['allowed_tools: [Write]'] })
     try {
       w.api.enqueue(text('[CLARIFY] Which file holds the backlog?'))
-      const started = await w.tasks.start({ text: 'add a line to the backlog', project: 'apollo' })
+      const started = await w.tasks.start({
+        text: 'add a line to the backlog',
+        project: 'apollo',
+        model: 'claude-task-model',
+      })
       if (!started.ok) throw new Error(started.error)
       const asked = await w.tasks.settled(started.task.id)
+      // The model chosen for the task is the one asked for.
+      expect((mainRequests(w)[0]?.body as { model?: string }).model).toBe('claude-task-model')
       expect(asked).toMatchObject({
         status: 'awaiting_clarification',
         question: 'Which file holds the backlog?',

@@ -57,6 +57,18 @@ describe('newTask', () => {
     expect(make({ text: 'x', cwd: 'relative/dir' })).toMatchObject({ ok: false })
   })
 
+  it('takes a model alias or id, never a value that reads as a flag', () => {
+    expect(
+      taskStartInputSchema.safeParse({ text: 'x', model: 'claude-sonnet-5[1m]' }).success,
+    ).toBe(true)
+    expect(taskStartInputSchema.safeParse({ text: 'x', model: 'openai/gpt-5.1' }).success).toBe(
+      true,
+    )
+    for (const model of ['--dangerously-skip-permissions', '-p', 'a b', 'x;rm -rf ~', '']) {
+      expect(taskStartInputSchema.safeParse({ text: 'x', model }).success).toBe(false)
+    }
+  })
+
   it('previews where a text would run and whether it would plan', () => {
     expect(previewTask('migrate hermes', settings, projects)).toEqual({
       dir: '/code/hermes',

@@ -29,7 +29,8 @@ export function claudeTaskArgs(task: Task, run: RunPlan): string[] {
     '--append-system-prompt',
     relaySystemPrompt({ planning: run.planning }),
     ...(run.resume ? ['--resume', run.sessionId] : ['--session-id', run.sessionId]),
-    ...(task.model ? ['--model', task.model] : []),
+    // `--model=…` in one word: a value can never be read as a flag of its own.
+    ...(task.model ? [`--model=${task.model}`] : []),
     ...(mode ? ['--permission-mode', mode] : []),
     ...(task.allowed_tools.length > 0 ? ['--allowedTools', task.allowed_tools.join(',')] : []),
     // Only when the user chose it for this very task, and never while planning.
@@ -68,7 +69,7 @@ export function codexTaskArgs(
     '--skip-git-repo-check',
     '-c',
     `developer_instructions=${JSON.stringify(relaySystemPrompt({ planning: run.planning }))}`,
-    ...(task.model ? ['-m', task.model] : []),
+    ...(task.model ? [`--model=${task.model}`] : []),
     ...sandbox,
     ...(run.threadId ? ['resume', run.threadId] : []),
     '-',
