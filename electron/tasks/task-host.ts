@@ -16,8 +16,6 @@ import { isPidAlive } from '../engine/adapters/process.ts'
 import { runTaskAgent } from './agent-run.ts'
 import {
   freshRun,
-  heartbeat,
-  heartbeatDue,
   startTask,
   stepTask,
   type RunState,
@@ -26,6 +24,7 @@ import {
   type TaskInput,
 } from './core/lifecycle.ts'
 import { taskEvents } from './core/task-events.ts'
+import { heartbeat, heartbeatDue } from './core/heartbeat.ts'
 import type { TaskServiceDeps } from './index.ts'
 import type { TaskStore } from './task-store.ts'
 

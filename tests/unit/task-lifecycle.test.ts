@@ -9,13 +9,12 @@ import { claudeTaskArgs } from '../../electron/tasks/core/agent-args.ts'
 import { readClaudeStreamLine } from '../../electron/tasks/core/claude-stream.ts'
 import {
   freshRun,
-  heartbeat,
-  heartbeatDue,
   startTask,
   stepTask,
   type RunState,
   type TaskInput,
 } from '../../electron/tasks/core/lifecycle.ts'
+import { heartbeat, heartbeatDue } from '../../electron/tasks/core/heartbeat.ts'
 import {
   APPROVED_PROMPT,
   DEFAULT_PLAN_KEYWORDS,

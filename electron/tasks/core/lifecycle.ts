@@ -268,29 +268,6 @@ function onReply(task: Task, run: RunState, text: string, now: string): Step {
   }
 }
 
-/** A heartbeat is due: the task has worked `everyMs` since its run started or the last heartbeat. */
-export function heartbeatDue(task: Task, nowMs: number, everyMs: number): boolean {
-  if (task.status !== 'running' && task.status !== 'implementing') return false
-  const since = Math.max(
-    Date.parse(task.run_started_at ?? task.started_at ?? task.created_at),
-    task.heartbeat_at ? Date.parse(task.heartbeat_at) : 0,
-  )
-  return nowMs - since >= everyMs
-}
-
-/** The heartbeat's note ("still working, 15m") and the task with it recorded. */
-export function heartbeat(task: Task, nowMs: number): Step {
-  const now = new Date(nowMs).toISOString()
-  const minutes = Math.round((nowMs - Date.parse(task.started_at ?? task.created_at)) / 60_000)
-  const marked = { ...task, heartbeat_at: now }
-  return relay(
-    { task: marked, run: freshRun(), effects: [] },
-    `Still working: ${taskLabel(task)}`,
-    `still working, ${String(minutes)}m`,
-    now,
-  )
-}
-
 /** A task's name in a notification title: its text, short and inert. */
 export function taskLabel(task: Task): string {
   return clipText(task.text, 60)
@@ -318,7 +295,7 @@ function flushNote(task: Task, run: RunState, now: string): Step {
   )
 }
 
-function relay(step: Step, title: string, body: string, now: string): Step {
+export function relay(step: Step, title: string, body: string, now: string): Step {
   const note: TaskNote = { at: now, text: body }
   return {
     ...step,
