@@ -1,4 +1,5 @@
 /** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.mjs calls it. */
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseDuration } from '../../shared/duration.ts'
 import { USAGE } from './usage.ts'
@@ -49,6 +50,7 @@ export async function runCli(argv: string[]): Promise<number> {
       'permission-mode': { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
+      detach: { type: 'boolean', default: false },
     },
   })
   const [command, sub] = positionals
@@ -194,7 +196,7 @@ export async function runCli(argv: string[]): Promise<number> {
       const text = positionals.slice(1).join(' ').trim()
       if (!text || (values.plan && values['no-plan'])) {
         printErr(
-          'usage: navi run "<task>" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude|codex] [--model M] [--permission-mode MODE] [--dangerously-skip-permissions]',
+          'usage: navi run "<task>" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude|codex] [--model M] [--permission-mode MODE] [--dangerously-skip-permissions] [--detach]',
         )
         return 2
       }
@@ -204,12 +206,14 @@ export async function runCli(argv: string[]): Promise<number> {
         text,
         {
           project: values.project,
-          cwd: values.cwd,
+          // Relative to where the command runs, as a shell user means it.
+          cwd: values.cwd === undefined ? undefined : resolve(values.cwd),
           plan: values.plan ? true : values['no-plan'] ? false : undefined,
           agent: values.agent,
           model: values.model,
           permissionMode: values['permission-mode'],
           skipPermissions: values['dangerously-skip-permissions'],
+          detach: values.detach,
         },
         values.json,
         print,

@@ -21,6 +21,8 @@ export interface RunOptions {
   model?: string | undefined
   permissionMode?: string | undefined
   skipPermissions: boolean
+  /** Hand the task to the running tray or `navi serve` instead of running it here. */
+  detach: boolean
 }
 
 /** A runtime with the task service, refreshed once (the resolver needs Navi's projects). */
@@ -59,24 +61,39 @@ export async function runCommand(
     return 2
   }
   return withTasks(paths, json, async (tasks) => {
-    const started = await tasks.start({
-      text,
-      ...(opts.project !== undefined && { project: opts.project }),
-      ...(opts.cwd !== undefined && { cwd: opts.cwd }),
-      ...(opts.plan !== undefined && { plan: opts.plan }),
-      ...(opts.agent !== undefined && { agent: opts.agent as 'claude' | 'codex' }),
-      ...(opts.model !== undefined && { model: opts.model }),
-      ...(opts.permissionMode !== undefined && {
-        permission_mode: opts.permissionMode as 'default',
-      }),
-      skip_permissions: opts.skipPermissions,
-    })
+    const started = await tasks.start(
+      {
+        text,
+        ...(opts.project !== undefined && { project: opts.project }),
+        ...(opts.cwd !== undefined && { cwd: opts.cwd }),
+        ...(opts.plan !== undefined && { plan: opts.plan }),
+        ...(opts.agent !== undefined && { agent: opts.agent as 'claude' | 'codex' }),
+        ...(opts.model !== undefined && { model: opts.model }),
+        ...(opts.permissionMode !== undefined && {
+          permission_mode: opts.permissionMode as 'default',
+        }),
+        skip_permissions: opts.skipPermissions,
+      },
+      { handOff: opts.detach },
+    )
     if (!started.ok) {
       const choices = (started.candidates ?? [])
         .map((c) => `\n  --project ${inertLine(c.project ?? c.dir)}   (${inertLine(c.why)})`)
         .join('')
       print(started, `navi: ${inertLine(started.error)}${choices}`)
       return 2
+    }
+    if (opts.detach) {
+      const host = tasks.hostRunning()
+      print(
+        { ...started.task, host_pid: host },
+        `${startedLine(started.task)}\n${
+          host === null
+            ? 'No tray or navi serve runs now: it starts when one does (or run it here, without --detach).'
+            : `Handed to the running Navi (pid ${String(host)}): it starts there, and relays from there. Follow it: navi task ${started.task.id}`
+        }`,
+      )
+      return 0
     }
     if (!json) printOut(startedLine(started.task))
     return follow(tasks, started.task.id, json, print)
@@ -175,7 +192,10 @@ function startedLine(task: Task): string {
     : task.permission_mode
       ? `; permission mode ${task.permission_mode}`
       : ''
-  const queued = task.status === 'queued' ? ` — queued: ${inertLine(task.status_reason ?? '')}` : ''
+  const queued =
+    task.status === 'queued' && task.status_reason
+      ? ` — queued: ${inertLine(task.status_reason)}`
+      : ''
   return `task ${task.id} in ${where}${task.plan ? ', planning first' : ''}${mode}${queued}`
 }
 

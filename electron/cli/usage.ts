@@ -22,9 +22,10 @@ export const USAGE = `usage: navi <command> [options]
   hooks install|uninstall|status codex     Navi's hook in $CODEX_HOME/hooks.json (answer Codex from
                                            Navi; status says whether Codex trusts it)
   run "TASK" [--project NAME | --cwd DIR] [--plan | --no-plan] [--agent claude|codex] [--model M]
-      [--permission-mode MODE] [--dangerously-skip-permissions] [--json]
+      [--permission-mode MODE] [--dangerously-skip-permissions] [--detach] [--json]
                                            delegate a task to a headless agent in the project the task
-                                           names (or asks which); prints what it relays; Ctrl-C cancels
+                                           names (or asks which); prints what it relays; Ctrl-C cancels;
+                                           --detach: hand it to the running tray or navi serve
   tasks [--json]                           delegated tasks, newest first
   task ID [reply "…" | approve | reject | cancel] [--log] [--json]
                                            one task with its notes (--log: its log's last 200 lines);

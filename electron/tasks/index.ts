@@ -62,7 +62,13 @@ export interface ActResult {
 }
 
 export interface TaskService {
-  start(input: TaskStartInput): Promise<StartResult>
+  /**
+   * Starts a task here; with `handOff`, only records it for the running Navi that hosts tasks (the tray,
+   * `navi serve`), which takes it over within a second (`hostRunning` says whether one runs now).
+   */
+  start(input: TaskStartInput, opts?: { handOff?: boolean }): Promise<StartResult>
+  /** The pid of the running Navi that takes handed-off tasks, or null. */
+  hostRunning(): number | null
   /** Where `text` would run and whether it would plan first; nothing is started. */
   preview(text: string): TaskPreview
   reply(idOrPrefix: string, text: string): Promise<ActResult>
@@ -124,7 +130,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
             },
             iso(),
           )
-      if (orphan?.kind === 'queued' && deps.adoptQueued && !host.stopped) {
+      if (
+        orphan?.kind === 'queued' &&
+        deps.adoptQueued &&
+        !host.stopped &&
+        (await store.claim(task.id, process.pid))
+      ) {
         const entry = newEntry({ ...task, host_pid: process.pid })
         live.set(task.id, entry)
         await store.save(entry.task)
@@ -150,6 +161,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return reconcile(tasks)
   }
   host.whenOutlivedEnds(() => void list().catch(logError('outlived')))
+  // A handed-off task has no host: reconciling the records takes it over (adoptQueued).
+  host.whenHandedOff(() => void list().catch(logError('handoff')))
   const settled = (id: string): Promise<Task> => {
     const entry = live.get(id)
     if (entry && !isSettled(entry.task)) {
@@ -166,7 +179,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     list,
     settled,
     preview: (text) => previewTask(text, deps.settings(), deps.projects()),
-    async start(raw) {
+    hostRunning: () => store.hostPid(),
+    async start(raw, opts = {}) {
       const input = taskStartInputSchema.parse(raw)
       const made = newTask({
         input,
@@ -175,15 +189,21 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         id: newTaskId(),
         // Chosen now (`claude --session-id`): the task and its session are linked before it runs.
         sessionId: input.agent === 'claude' ? randomUUID() : null,
-        hostPid: process.pid,
+        hostPid: opts.handOff ? null : process.pid,
         now: iso(),
       })
       if (!made.ok) return made
-      const { task } = made
+      const task: Task = opts.handOff
+        ? { ...made.task, status_reason: 'handed to the running Navi (tray or navi serve)' }
+        : made.task
       await store.save(task)
       await store.appendLog(task.id, [
         navLine({ created: task.text, cwd: task.cwd, by: task.resolved_by }),
       ])
+      if (opts.handOff) {
+        await store.markHandoff(task.id)
+        return { ok: true, task }
+      }
       live.set(task.id, newEntry(task))
       deps.onChange?.(task)
       await pump()
@@ -248,7 +268,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     logPath: (id) => store.logPath(id),
 
     async stop() {
-      host.stop()
+      await host.stop()
       const running = [...live.values()].filter((e) => ACTIVE_TASK_STATUSES.has(e.task.status))
       for (const entry of running) entry.abort?.abort()
       await Promise.all(running.map((e) => settled(e.task.id).catch(() => undefined)))

@@ -59,6 +59,11 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
   let stopped = false
   /** Set by the service: reconciles the records when an outliving agent ended. */
   let onOutlivedEnded: () => void = () => undefined
+  /** Set by the service: takes over tasks handed off to this Navi. */
+  let onHandoff: (ids: string[]) => void = () => undefined
+  const claimed = deps.adoptQueued
+    ? store.claimHost(process.pid).catch(logError('host'))
+    : Promise.resolve()
 
   const isSettled = (task: Task) =>
     FINISHED_TASK_STATUSES.has(task.status) ||
@@ -195,6 +200,8 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
       outlived.clear()
       onOutlivedEnded()
     }
+    // Tasks `navi run --detach` handed to this Navi.
+    if (deps.adoptQueued) void store.takeHandoffs().then((ids) => ids.length > 0 && onHandoff(ids))
     for (const entry of live.values()) {
       if (!ACTIVE_TASK_STATUSES.has(entry.task.status) || !store.cancelAsked(entry.task.id))
         continue
@@ -221,13 +228,18 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
     whenOutlivedEnds(run: () => void) {
       onOutlivedEnded = run
     },
+    whenHandedOff(run: (ids: string[]) => void) {
+      onHandoff = run
+    },
     get stopped() {
       return stopped
     },
-    stop() {
+    async stop() {
       stopped = true
       clearInterval(heartbeatTimer)
       clearInterval(cancelTimer)
+      await claimed
+      if (deps.adoptQueued) await store.releaseHost(process.pid).catch(logError('host'))
     },
   }
 }

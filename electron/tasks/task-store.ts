@@ -5,13 +5,14 @@
  * A record that cannot be read is skipped, counted and named, never fatal for the others.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdir, readdir, rm } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, open, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { taskSchema, type Task } from '../../shared/schemas/task.ts'
 import { errorText } from '../../shared/log.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
 import { appendDurably, writeFileSafely } from '../engine/adapters/safe-write.ts'
+import { isPidAlive } from '../engine/adapters/process.ts'
 import { readRegularText, SMALL_FILE_MAX_BYTES } from '../engine/adapters/safe-read.ts'
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -32,6 +33,20 @@ export interface TaskStore {
   /** Appends lines to the task's log (one write, flushed). */
   appendLog(id: string, lines: readonly string[]): Promise<void>
   logPath(id: string): string
+  /** `navi run --detach` hands the task to a running Navi that hosts tasks (tray, `navi serve`). */
+  markHandoff(id: string): Promise<void>
+  /** The ids handed off since the last call (their markers are removed). */
+  takeHandoffs(): Promise<string[]>
+  /**
+   * Takes a task no Navi runs for this process (an exclusive `<id>.claim` file with its pid): false when a
+   * live Navi took it first, so two hosts never both run it. A dead claimer's claim is taken over.
+   */
+  claim(id: string, pid: number): Promise<boolean>
+  /** A Navi that hosts tasks says so (its pid), and stops saying so. */
+  claimHost(pid: number): Promise<void>
+  releaseHost(pid: number): Promise<void>
+  /** The pid of the Navi that hosts handed-off tasks, when one says so and lives. */
+  hostPid(): number | null
   /** Another process asks the task's host to cancel it. */
   askCancel(id: string): Promise<void>
   cancelAsked(id: string): boolean
@@ -43,6 +58,8 @@ export function createTaskStore(paths: EnginePaths): TaskStore {
   const recordPath = (id: string) => join(dir, `${id}.json`)
   const logPath = (id: string) => join(dir, `${id}.log.jsonl`)
   const cancelPath = (id: string) => join(dir, `${id}.cancel`)
+  const handoffPath = (id: string) => join(dir, `${id}.handoff`)
+  const hostFile = join(dir, 'host')
   let made = false
   const ensureDir = async () => {
     if (made) return
@@ -93,6 +110,49 @@ export function createTaskStore(paths: EnginePaths): TaskStore {
       tasks.sort((a, b) => b.created_at.localeCompare(a.created_at))
       return { tasks, problems }
     },
+    async markHandoff(id) {
+      await ensureDir()
+      await writeFileSafely(handoffPath(id), '', { mode: 0o600 })
+    },
+    async takeHandoffs() {
+      let names: string[]
+      try {
+        names = await readdir(dir)
+      } catch {
+        return []
+      }
+      const ids = names.flatMap((n) => /^(t[0-9a-z]{8})\.handoff$/.exec(n)?.[1] ?? [])
+      await Promise.all(ids.map((id) => rm(handoffPath(id), { force: true })))
+      return ids
+    },
+    async claim(id, pid) {
+      await ensureDir()
+      const path = join(dir, `${id}.claim`)
+      try {
+        const handle = await open(path, 'wx', 0o600)
+        await handle.writeFile(`${String(pid)}\n`)
+        await handle.close()
+        return true
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      }
+      const holder = readPid(path)
+      if (holder === pid) return true
+      if (holder !== null && isPidAlive(holder)) return false
+      await writeFileSafely(path, `${String(pid)}\n`, { mode: 0o600 })
+      return true
+    },
+    async claimHost(pid) {
+      await ensureDir()
+      await writeFileSafely(hostFile, `${String(pid)}\n`, { mode: 0o600 })
+    },
+    async releaseHost(pid) {
+      if (readPid(hostFile) === pid) await rm(hostFile, { force: true })
+    },
+    hostPid() {
+      const pid = readPid(hostFile)
+      return pid !== null && isPidAlive(pid) ? pid : null
+    },
     async askCancel(id) {
       await ensureDir()
       await writeFileSafely(cancelPath(id), `${new Date().toISOString()}\n`, { mode: 0o600 })
@@ -104,6 +164,15 @@ export function createTaskStore(paths: EnginePaths): TaskStore {
       await ensureDir()
       await appendDurably(logPath(id), Buffer.from(`${lines.join('\n')}\n`))
     },
+  }
+}
+
+function readPid(file: string): number | null {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim())
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null
+  } catch {
+    return null
   }
 }
 

@@ -6,14 +6,15 @@
  * hostile task text is only ever the prompt. One case runs the real `navi run` CLI end to end.
  */
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { taskSchema } from '../../shared/schemas/task.ts'
-import { runNavi } from '../support/navi-cli.ts'
+import { createNaviEnv, runNavi } from '../support/navi-cli.ts'
 import { text, toolUse } from '../support/scripted-api.ts'
 import { createTaskWorld, userTexts } from '../support/task-world.ts'
+import { waitUntil } from '../support/wait.ts'
 
 /** The main run's requests (side requests, e.g. a title, carry no tools: none, or `[]` on 2.1.197). */
 const mainRequests = (w: { api: { requests: { body: unknown }[] } }) =>
@@ -78,6 +79,54 @@ describe('a task delegated to the real claude', () => {
       expect(shown.stdout).toContain('"status":"completed"')
     } finally {
       await w.cleanup()
+    }
+  })
+
+  it('navi run --detach hands the task to the running Navi, which runs it and relays its note', async () => {
+    const w = await createTaskWorld('detach', { tasksConfig: ['allowed_tools: [Write]'] })
+    try {
+      const file = join(w.repo.dir, 'HANDED.md')
+      w.api.enqueue(
+        toolUse('Write', { file_path: file, content: 'handed\n' }),
+        text('[NOTIFY] Wrote HANDED.md'),
+      )
+      const run = await runNavi(
+        ['run', 'write the handed file', '--project', 'apollo', '--detach'],
+        w.naviEnv,
+      )
+      expect(run.exitCode, run.stderr).toBe(0)
+      expect(run.stdout).toContain(`Handed to the running Navi (pid ${String(process.pid)})`)
+      const id = /task (t[0-9a-z]{8})/.exec(run.stdout)?.[1]
+      if (!id) throw new Error(`no task id in: ${run.stdout}`)
+      const done = await waitUntil(
+        async () => {
+          const task = await w.tasks.get(id)
+          return task?.status === 'completed' ? task : null
+        },
+        60_000,
+        'the handed-off task, run by the running Navi',
+      )
+      expect(done.host_pid).toBe(process.pid)
+      expect(existsSync(file)).toBe(true)
+      expect(w.notes.map((n) => n.body)).toContain('Wrote HANDED.md')
+    } finally {
+      await w.cleanup()
+    }
+  })
+
+  it('navi run --detach with no Navi running says so and leaves the task queued for one', async () => {
+    const env = await createNaviEnv()
+    try {
+      const run = await runNavi(
+        ['run', 'tidy up', '--cwd', env.NAVI_HOME, '--detach', '--json'],
+        env,
+      )
+      expect(run.exitCode, run.stderr).toBe(0)
+      expect(run.json).toMatchObject({ status: 'queued', host_pid: null, cwd: env.NAVI_HOME })
+      const human = await runNavi(['run', 'tidy up again', '--cwd', env.NAVI_HOME, '--detach'], env)
+      expect(human.stdout).toContain('No tray or navi serve runs now: it starts when one does')
+    } finally {
+      await rm(env.NAVI_HOME, { recursive: true, force: true })
     }
   })
 

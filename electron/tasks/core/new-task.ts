@@ -23,7 +23,7 @@ export function newTask(opts: {
   id: string
   /** Claude Code's session, chosen now (`--session-id`); null for Codex (it names its thread). */
   sessionId: string | null
-  hostPid: number
+  hostPid: number | null
   now: string
 }): NewTask {
   const { input, settings, now } = opts
