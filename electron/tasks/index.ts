@@ -152,7 +152,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       if (orphan?.kind === 'outlived') outlived.set(task.id, orphan.task)
       out.push(mine ?? (orphan && orphan.kind !== 'queued' ? orphan.task : task))
     }
-    if (adopted) void pump()
+    if (adopted) void pump().catch(logError('queue'))
     return out
   }
   const list = async (): Promise<Task[]> => {

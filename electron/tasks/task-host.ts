@@ -96,7 +96,7 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
       if (isSettled(step.task)) {
         for (const resolve of entry.waiters.splice(0)) resolve(step.task)
         if (FINISHED_TASK_STATUSES.has(step.task.status)) live.delete(id)
-        void pump()
+        void pump().catch(logError('queue'))
       }
       return step
     })
@@ -113,7 +113,8 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
       await store.appendLog(id, [navLine({ note: effect.body, title: effect.title })])
       deps.notify(entry.task, effect.title, effect.body)
     } else if (effect.kind === 'kill') entry.abort?.abort()
-    else void launch(id, effect)
+    // A run's failures are the task's (its exit); one that escapes (a full disk) is logged, never thrown.
+    else void launch(id, effect).catch(logError(id))
   }
 
   const launch = async (id: string, effect: Extract<TaskEffect, { kind: 'run' }>) => {
@@ -137,10 +138,12 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
       effect,
       deps: { ...deps, timeoutMs: deps.settings().timeoutMs },
       signal: abort.signal,
-      onSpawn: (pid) => void apply(id, { type: 'spawned', pid }),
+      onSpawn: (pid) => void apply(id, { type: 'spawned', pid }).catch(logError(id)),
       onLine: (line, events) => {
         pending.push(line)
-        for (const event of events) void apply(id, { type: 'stream', event })
+        for (const event of events) {
+          void apply(id, { type: 'stream', event }).catch(logError(id))
+        }
       },
     })
     clearInterval(flusher)
@@ -201,11 +204,16 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
       onOutlivedEnded()
     }
     // Tasks `navi run --detach` handed to this Navi.
-    if (deps.adoptQueued) void store.takeHandoffs().then((ids) => ids.length > 0 && onHandoff(ids))
+    if (deps.adoptQueued) {
+      void store
+        .takeHandoffs()
+        .then((ids) => ids.length > 0 && onHandoff(ids))
+        .catch(logError('handoff'))
+    }
     for (const entry of live.values()) {
       if (!ACTIVE_TASK_STATUSES.has(entry.task.status) || !store.cancelAsked(entry.task.id))
         continue
-      void store.clearCancel(entry.task.id)
+      void store.clearCancel(entry.task.id).catch(logError(entry.task.id))
       void apply(entry.task.id, { type: 'cancel' }).catch(logError(entry.task.id))
     }
   }, CANCEL_CHECK_MS)
