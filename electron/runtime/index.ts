@@ -186,6 +186,8 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     await engine.stop()
     config.dispose()
     settings.dispose()
+    // An entry made while stopping (or just before) is on disk before the caller goes on.
+    await logger.flush()
   }
 
   /** `navi status`, `sessions` and `events` ask this runtime instead of reading everything again. */

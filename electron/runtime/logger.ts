@@ -16,6 +16,8 @@ export interface NaviLogger {
   /** Where the log is written. */
   readonly file: string
   scope(name: LogScope): Log
+  /** Resolves once every entry made so far is written (a runtime that stops waits for it). */
+  flush(): Promise<void>
 }
 
 const MAX_BYTES = 1024 * 1024
@@ -66,6 +68,7 @@ export function createLogger(naviHome: string): NaviLogger {
   }
   return {
     file,
+    flush: () => queue,
     scope(name) {
       return {
         error: (message) => write(name, 'error', message),
