@@ -179,7 +179,12 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
         }
         continue
       }
-      const step = await change(task.id, (e) => startTask(e.task, iso()))
+      // Decided again in order: two pumps at once (a start and a task ending) never start it twice.
+      const step = await change(task.id, (e) =>
+        e.task.status === 'queued'
+          ? startTask(e.task, iso())
+          : { task: e.task, run: e.run, effects: [] },
+      )
       working.push(step.task)
     }
   }
@@ -188,10 +193,13 @@ export function createTaskHost(deps: TaskServiceDeps, store: TaskStore) {
     const every = deps.settings().heartbeatMs
     for (const entry of live.values()) {
       if (!heartbeatDue(entry.task, clock(), every)) continue
-      void change(entry.task.id, (e) => {
-        const step = heartbeat(e.task, clock())
-        return { ...step, run: e.run }
-      }).catch(logError(entry.task.id))
+      // Decided again in order with the task's other changes: a tick that comes before the last beat is
+      // recorded must not beat twice.
+      void change(entry.task.id, (e) =>
+        heartbeatDue(e.task, clock(), every)
+          ? { ...heartbeat(e.task, clock()), run: e.run }
+          : { task: e.task, run: e.run, effects: [] },
+      ).catch(logError(entry.task.id))
     }
   }, deps.heartbeatCheckMs ?? HEARTBEAT_CHECK_MS)
   heartbeatTimer.unref()
