@@ -25,11 +25,15 @@ export interface RunOptions {
   detach: boolean
 }
 
-/** A runtime with the task service, refreshed once (the resolver needs Navi's projects). */
+/**
+ * A runtime with the task service. `refresh`: one engine cycle first, for the resolver, which needs Navi's
+ * projects (`navi run`); reading, answering or cancelling a task needs only its record on disk.
+ */
 async function withTasks<T>(
   paths: EnginePaths,
   json: boolean,
   use: (tasks: TaskService) => Promise<T>,
+  refresh = false,
 ): Promise<T> {
   const runtime = await createNaviRuntime({
     paths,
@@ -41,7 +45,7 @@ async function withTasks<T>(
     },
   })
   try {
-    await runtime.start()
+    if (refresh) await runtime.start()
     if (!runtime.tasks) throw new Error('the task service did not start')
     return await use(runtime.tasks)
   } finally {
@@ -60,44 +64,49 @@ export async function runCommand(
     printErr('navi: --agent is claude or codex')
     return 2
   }
-  return withTasks(paths, json, async (tasks) => {
-    const started = await tasks.start(
-      {
-        text,
-        ...(opts.project !== undefined && { project: opts.project }),
-        ...(opts.cwd !== undefined && { cwd: opts.cwd }),
-        ...(opts.plan !== undefined && { plan: opts.plan }),
-        ...(opts.agent !== undefined && { agent: opts.agent as 'claude' | 'codex' }),
-        ...(opts.model !== undefined && { model: opts.model }),
-        ...(opts.permissionMode !== undefined && {
-          permission_mode: opts.permissionMode as 'default',
-        }),
-        skip_permissions: opts.skipPermissions,
-      },
-      { handOff: opts.detach },
-    )
-    if (!started.ok) {
-      const choices = (started.candidates ?? [])
-        .map((c) => `\n  --project ${inertLine(c.project ?? c.dir)}   (${inertLine(c.why)})`)
-        .join('')
-      print(started, `navi: ${inertLine(started.error)}${choices}`)
-      return 2
-    }
-    if (opts.detach) {
-      const host = tasks.hostRunning()
-      print(
-        { ...started.task, host_pid: host },
-        `${startedLine(started.task)}\n${
-          host === null
-            ? 'No tray or navi serve runs now: it starts when one does (or run it here, without --detach).'
-            : `Handed to the running Navi (pid ${String(host)}): it starts there, and relays from there. Follow it: navi task ${started.task.id}`
-        }`,
+  return withTasks(
+    paths,
+    json,
+    async (tasks) => {
+      const started = await tasks.start(
+        {
+          text,
+          ...(opts.project !== undefined && { project: opts.project }),
+          ...(opts.cwd !== undefined && { cwd: opts.cwd }),
+          ...(opts.plan !== undefined && { plan: opts.plan }),
+          ...(opts.agent !== undefined && { agent: opts.agent as 'claude' | 'codex' }),
+          ...(opts.model !== undefined && { model: opts.model }),
+          ...(opts.permissionMode !== undefined && {
+            permission_mode: opts.permissionMode as 'default',
+          }),
+          skip_permissions: opts.skipPermissions,
+        },
+        { handOff: opts.detach },
       )
-      return 0
-    }
-    if (!json) printOut(startedLine(started.task))
-    return follow(tasks, started.task.id, json, print)
-  })
+      if (!started.ok) {
+        const choices = (started.candidates ?? [])
+          .map((c) => `\n  --project ${inertLine(c.project ?? c.dir)}   (${inertLine(c.why)})`)
+          .join('')
+        print(started, `navi: ${inertLine(started.error)}${choices}`)
+        return 2
+      }
+      if (opts.detach) {
+        const host = tasks.hostRunning()
+        print(
+          { ...started.task, host_pid: host },
+          `${startedLine(started.task)}\n${
+            host === null
+              ? 'No tray or navi serve runs now: it starts when one does (or run it here, without --detach).'
+              : `Handed to the running Navi (pid ${String(host)}): it starts there, and relays from there. Follow it: navi task ${started.task.id}`
+          }`,
+        )
+        return 0
+      }
+      if (!json) printOut(startedLine(started.task))
+      return follow(tasks, started.task.id, json, print)
+    },
+    true,
+  )
 }
 
 export async function taskCommand(
@@ -148,7 +157,6 @@ export async function taskCommand(
 }
 
 export async function tasksCommand(paths: EnginePaths, print: Print): Promise<number> {
-  // Reading needs no engine: the records are on disk.
   return withTasks(paths, true, async (tasks) => {
     const list = await tasks.list()
     const now = Date.now()

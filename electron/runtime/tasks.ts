@@ -3,9 +3,6 @@
  * configuration and state, `claude` found as the PM finds it, and the task's session opted in to Navi's
  * answers, so its permission requests are held for the user like any session's (while a Navi listens).
  */
-import { constants } from 'node:fs'
-import { access } from 'node:fs/promises'
-import { delimiter, join } from 'node:path'
 import type { NaviConfig } from '../../shared/schemas/config.ts'
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
@@ -16,24 +13,13 @@ import { CLAUDE_INSTALL_HINT, findClaude } from '../pm/find-claude.ts'
 import { createTaskService, type TaskService } from '../tasks/index.ts'
 import type { KnownProject } from '../tasks/core/resolve-directory.ts'
 import type { NaviLogger } from './logger.ts'
+import { findOnPath } from './tools.ts'
 
 export type { TaskService, StartResult, ActResult } from '../tasks/index.ts'
 
 export const CODEX_INSTALL_HINT =
   'Codex CLI not found. Install it with `npm install -g @openai/codex`, or set NAVI_CODEX_BIN.'
 
-async function whichOnPath(name: string, path: string): Promise<string | null> {
-  for (const dir of path.split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, name)
-    try {
-      await access(candidate, constants.X_OK)
-      return candidate
-    } catch {
-      // Not here.
-    }
-  }
-  return null
-}
 export { findTask } from '../tasks/task-store.ts'
 
 export interface TaskServiceOptions {
@@ -71,7 +57,7 @@ export function createNaviTaskService(opts: TaskServiceOptions): TaskService {
     codexBin: async () => {
       const explicit = opts.env.NAVI_CODEX_BIN
       if (explicit) return explicit
-      const found = await whichOnPath('codex', opts.env.PATH ?? '')
+      const found = await findOnPath('codex', opts.env.PATH ?? '')
       if (!found) throw new Error(CODEX_INSTALL_HINT)
       return found
     },

@@ -108,7 +108,12 @@ describe('a task delegated to the real claude', () => {
       )
       expect(done.host_pid).toBe(process.pid)
       expect(existsSync(file)).toBe(true)
-      expect(w.notes.map((n) => n.body)).toContain('Wrote HANDED.md')
+      // The record is saved before its note is relayed: wait for the note too.
+      await waitUntil(
+        () => w.notes.some((n) => n.body === 'Wrote HANDED.md'),
+        10_000,
+        'the note relayed by the running Navi',
+      )
     } finally {
       await w.cleanup()
     }
