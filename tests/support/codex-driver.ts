@@ -126,6 +126,9 @@ export async function createCodexEnv(opts: CodexEnvOptions): Promise<CodexEnv> {
 export async function disposeCodexEnv(env: CodexEnv): Promise<void> {
   const base = dirname(env.CODEX_HOME)
   if (!createdBases.delete(base)) return
+  // The TUI starts an app-server daemon (from `$CODEX_HOME/packages/`) that outlives it: left running, each
+  // held an inotify instance, and a full test run ran out of them (every file watcher then failed).
+  await execa('pkill', ['-KILL', '-f', `${base}/`], { reject: false })
   await rm(base, { recursive: true, force: true })
 }
 
