@@ -151,6 +151,7 @@ async function appendCycles(
     if (run.exitCode !== 0) throw new Error(`append child exited ${run.exitCode}: ${run.stderr}`)
     return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as {
       medianMs: number
+      medianCpuMs: number
       medianBytesRead: number
       medianStats: number
     }
@@ -252,6 +253,7 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
         idleProcessesStarted: traced?.execve ?? null,
         idleFileCalls: traced?.fileCalls ?? null,
         appendCycleMs: append === null ? null : round(append.medianMs, 1),
+        appendCpuMs: append === null ? null : round(append.medianCpuMs, 1),
         appendBytesRead: append?.medianBytesRead ?? null,
         appendStats: append?.medianStats ?? null,
       }
@@ -278,6 +280,7 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
       'idle spawns',
       'idle fs calls',
       'append ms',
+      'append CPU ms',
       'append stats',
     ],
     results.map((r) => [
@@ -295,6 +298,7 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
       r.idleProcessesStarted === null ? '-' : Number(r.idleProcessesStarted),
       r.idleFileCalls === null ? '-' : Number(r.idleFileCalls),
       r.appendCycleMs === null ? '-' : Number(r.appendCycleMs),
+      r.appendCpuMs === null ? '-' : Number(r.appendCpuMs),
       r.appendStats === null ? '-' : Number(r.appendStats),
     ]),
   )

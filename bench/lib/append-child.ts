@@ -1,7 +1,9 @@
 /**
  * One process of the incremental benchmark: a running engine (watchers on, as under the tray or `navi
  * watch`) over the paths from NAVI_HOME / CLAUDE_CONFIG_DIR / CODEX_HOME absorbs a 1 KiB append to
- * `<file>` N times; for each, the engine's own time for the cycle that took it in (`durationMs`), the bytes
+ * `<file>` N times; for each, the engine's own time for the cycle that took it in (`durationMs`, wall), the
+ * time the engine's thread was on a CPU from the append until the session showed it (`cpuMs`: the watcher's
+ * callbacks, the cycle and its listeners; not the time it waited for a core another process held), the bytes
  * the process read meanwhile (/proc/self/io) and the file-system calls it made (stat, lstat, exists,
  * readdir, open: counted by wrapping node:fs before the engine is loaded). Prints one JSON object.
  * `node out/.../append-child.mjs <file> <sessionId> <cwd> [appends]` (bundled by the benchmarks).
@@ -35,6 +37,23 @@ syncBuiltinESMExports()
 const { createEngine } = await import('../../electron/engine/index.ts')
 const { resolvePaths } = await import('../../electron/engine/core/paths.ts')
 
+/**
+ * CPU time of this process's main thread, in ms: Linux's per-thread schedstat (V8's helper threads and
+ * the time spent waiting for a core are not in it); elsewhere the whole process's CPU time.
+ */
+const mainThreadCpuMs = (): number => {
+  try {
+    const ns = Number(
+      readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0],
+    )
+    if (Number.isFinite(ns)) return ns / 1e6
+  } catch {
+    // Not Linux: the process's time below.
+  }
+  const usage = process.cpuUsage()
+  return (usage.user + usage.system) / 1000
+}
+
 const bytesRead = (): number =>
   Number(/^rchar:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN)
 
@@ -46,7 +65,14 @@ const engine = createEngine({ paths: resolvePaths(), watch: true })
 await engine.start()
 // The watchers settle; a poll never comes during the test (30 s).
 await new Promise((resolve) => setTimeout(resolve, 500))
-const cycles: { ms: number; bytesRead: number; stat: number; readdir: number; open: number }[] = []
+const cycles: {
+  ms: number
+  cpuMs: number
+  bytesRead: number
+  stat: number
+  readdir: number
+  open: number
+}[] = []
 for (let i = 0; i < Number(count); i++) {
   const at = new Date()
   // Bounded: a cycle that never shows the line fails the run rather than hanging the benchmark.
@@ -64,11 +90,13 @@ for (let i = 0; i < Number(count); i++) {
       }
     })
   })
-  const before = { ...calls, bytes: bytesRead() }
+  const before = { ...calls, bytes: bytesRead(), cpu: mainThreadCpuMs() }
   await appendFile(file, appendedPromptLine(sessionId, cwd, at))
   await absorbed
+  const cpuMs = mainThreadCpuMs() - before.cpu
   cycles.push({
     ms: engine.diagnostics().durationMs,
+    cpuMs,
     bytesRead: bytesRead() - before.bytes,
     stat: calls.stat - before.stat,
     readdir: calls.readdir - before.readdir,
@@ -83,6 +111,7 @@ console.log(
   JSON.stringify({
     cycles,
     medianMs: median(cycles.map((c) => c.ms)),
+    medianCpuMs: median(cycles.map((c) => c.cpuMs)),
     medianBytesRead: median(cycles.map((c) => c.bytesRead)),
     medianStats: median(cycles.map((c) => c.stat)),
   }),

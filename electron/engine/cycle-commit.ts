@@ -85,5 +85,7 @@ export async function commitCycle(
 /** Saves only what changed, so an idle engine writes nothing. */
 function changed(prev: ProjectSnapshot | undefined, next: ProjectSnapshot): boolean {
   if (!prev) return true
+  // A snapshot kept from the cycle before (cycle-memo.ts) is the very object.
+  if (prev === next) return false
   return !sameJson({ ...prev, captured_at: '' }, { ...next, captured_at: '' })
 }

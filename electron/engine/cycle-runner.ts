@@ -13,6 +13,7 @@ import type { SnapshotStore } from './adapters/snapshot-store.ts'
 import { messageOf, runCycle, type CycleResult } from './cycle.ts'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources } from './sources.ts'
+import { createCycleMemo } from './cycle-memo.ts'
 
 /** How often, at most, the transcript indexes are written between cycles (and always on stop). */
 const INDEX_FLUSH_INTERVAL_MS = 30_000
@@ -24,6 +25,8 @@ export interface CycleRunner {
     hints: SourceHints
     /** Asked for (start, refresh): no repository is taken as unchanged on its watcher's word. */
     asked: boolean
+    /** The poll's cycle: it looks at the clock for every session again. @default false */
+    poll?: boolean
   }): Promise<{ result: CycleResult; pollIntervalMs: number }>
   /**
    * Writes the snapshots a cycle left behind in memory (`deferSaves`), for the engine's stop; returns what
@@ -50,8 +53,9 @@ export function createCycleRunner(deps: {
   let lastIndexFlush: number | null = null
   const folders = new Map<string, boolean>()
   let lastConfig: Awaited<ReturnType<typeof loadConfig>> | null = null
+  const memo = createCycleMemo()
   return {
-    async run({ force, hints, asked }) {
+    async run({ force, hints, asked, poll = false }) {
       if (hints.full) folders.clear()
       prev ??= await deps.store.loadAll()
       // config.yaml and settings.json are watched: read again when they change, or by a full cycle.
@@ -81,6 +85,9 @@ export function createCycleRunner(deps: {
         behind,
         deferSaves: deps.deferSaves,
         baselineAt,
+        // Only what the watchers told of changed: the rest is kept from the cycle before.
+        reuse: !asked && !poll && !force && !hints.full && !hints.config,
+        memo,
       })
       prev = result.snapshots
       unsaved = result.unsaved

@@ -3,15 +3,12 @@ import { join } from 'node:path'
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
-import type { Session } from '../../shared/schemas/session.ts'
 import type { LoadedConfig } from './adapters/config-file.ts'
 import type { EventLog } from './adapters/event-log.ts'
-import { readChecklist } from './adapters/checklist-file.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
-import { createIgnoreMatcher } from './core/config.ts'
-import { diffSnapshots, NO_NEW_COMMITS, type NewCommits } from './core/diff.ts'
-import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
-import { buildSnapshot, sortByAttention } from './core/snapshot.ts'
+import { diffSnapshots } from './core/diff.ts'
+import { groupProjects, nameProjects } from './core/projects.ts'
+import { sortByAttention } from './core/snapshot.ts'
 import pLimit from 'p-limit'
 import type { RepoTracker } from './repo-tracker.ts'
 import type { SessionSources, SourceHints } from './sources.ts'
@@ -19,6 +16,8 @@ import { errorText as messageOf } from '../../shared/log.ts'
 import { isoMs } from './core/iso-ms.ts'
 import { withTrouble } from './core/trouble.ts'
 import { commitCycle } from './cycle-commit.ts'
+import { buildGroup, snapshotGroup, type SnapshotRead } from './cycle-snapshots.ts'
+import { ignoreMatcher, type CycleMemo, type SessionWithProject } from './cycle-memo.ts'
 import { answersDir, waitingRequests } from './adapters/answers-dir.ts'
 import { withAnswerWindow } from './core/answer-rules.ts'
 
@@ -71,11 +70,18 @@ export interface CycleInput {
   deferSaves: boolean
   /** When the first cycle ran, if `meta.json` could not record it (events are derived after it anyway). */
   baselineAt: string | null
+  /**
+   * The watchers told this cycle what changed (not the start, a poll, a refresh or a config change):
+   * sessions and snapshots that nothing told of are kept from the cycle before (cycle-memo.ts).
+   */
+  reuse: boolean
+  /** What the cycles before left for this one; updated by it. */
+  memo: CycleMemo
 }
 
 export { SNAPSHOT_SAVE_DELAY_MS } from './cycle-commit.ts'
 
-export type SessionWithProject = Session & { project: string | null }
+export type { SessionWithProject }
 
 export interface CycleResult {
   state: EngineState
@@ -98,41 +104,67 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const { now, config, repos } = input
   const started = performance.now()
   const spawnsBefore = repos.spawnCount()
-  const collected = await input.sources.collect(now, input.hints)
+  const { memo, reuse } = input
+  if (!reuse) memo.roots.clear()
+  const collected = await input.sources.collect(now, input.hints, { reuse })
   const { counts } = collected
   // Which pending requests Navi's hook holds open for an answer (a folder read only when one is pending).
   const waiting = collected.sessions.some((s) => s.pending_request?.request_id)
     ? waitingRequests(answersDir(input.naviHome))
     : NOBODY_WAITING
-  const sessions = collected.sessions.map((s) =>
-    withTrouble(withAnswerWindow(s, waiting), now, config.config.trouble),
-  )
+  const sessions = collected.sessions.map((s) => {
+    // A pending request's answer window moves with Navi's hook, not with the session's sources.
+    const kept = reuse && !s.pending_request ? memo.decided.get(s) : undefined
+    if (kept) return kept
+    const decided = withTrouble(withAnswerWindow(s, waiting), now, config.config.trouble)
+    memo.decided.set(s, decided)
+    return decided
+  })
   const groups = groupProjects({
     sessions,
-    repoRootOf: (dir) => repos.rootOf(dir),
+    repoRootOf: (dir) => {
+      let root = memo.roots.get(dir)
+      if (root === undefined) {
+        root = repos.rootOf(dir)
+        memo.roots.set(dir, root)
+      }
+      return root
+    },
     registered: config.config.projects,
     // Navi's own headless claude runs (the PM) live under NAVI_HOME: never a user's project.
-    isIgnored: createIgnoreMatcher([...config.config.ignore, join(input.naviHome, '**')]),
+    isIgnored: ignoreMatcher(memo, config, join(input.naviHome, '**')),
+    placed: memo.placed,
   })
   const names = nameProjects(
     groups,
     new Map([...input.prev].map(([dir, snap]) => [dir, snap.name])),
   )
-  const meta = await input.store.loadMeta()
+  const meta = reuse && memo.meta ? memo.meta : await input.store.loadMeta()
+  memo.meta = meta.baselineAt === null ? null : meta
   const baselineAt = meta.baselineAt ?? input.baselineAt
   const lastCycle = Math.max(0, ...[...input.prev.values()].map((s) => isoMs(s.captured_at) || 0))
   const since = lastCycle || (baselineAt ? Date.parse(baselineAt) : now)
 
-  const built = await pLimit(4).map(groups, (group) =>
-    snapshotGroup(group, names.get(group.projectDir) ?? group.projectDir, input),
+  // Only a repository or a task file is read: the other projects are built on the spot.
+  const reads = pLimit(4)
+  const built = await Promise.all(
+    groups.map((group) => {
+      const name = names.get(group.projectDir) ?? group.projectDir
+      return group.isGit || group.tasksFile
+        ? reads(() => snapshotGroup(group, name, input))
+        : buildGroup(group, name, input, null, [])
+    }),
   )
-  const found = built.filter((b): b is SnapshotRead => b.snapshot !== null)
+  memo.built = new Map(built.map((b) => [b.built.projectDir, b.built]))
+  const found = built.filter((b): b is (typeof built)[number] & SnapshotRead => b.snapshot !== null)
   const current = found.map((b) => b.snapshot)
 
   const events: EngineEvent[] = []
   if (baselineAt !== null) {
     for (const { snapshot, newCommits } of found) {
       const prev = input.prev.get(snapshot.project_dir) ?? null
+      // A snapshot kept from the cycle that diffed it tells nothing new.
+      if (snapshot === prev) continue
       events.push(...diffSnapshots(prev, snapshot, { now, since }, newCommits))
     }
   }
@@ -162,9 +194,16 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       generated_at: new Date(now).toISOString(),
       errors: [...configErrors, ...errors],
     },
-    sessions: groups.flatMap((g) =>
-      g.sessions.map((session) => ({ ...session, project: names.get(g.projectDir) ?? null })),
-    ),
+    sessions: groups.flatMap((g) => {
+      const project = names.get(g.projectDir) ?? null
+      return g.sessions.map((session) => {
+        const named = memo.named.get(session)
+        if (named?.project === project) return named
+        const fresh = { ...session, project }
+        memo.named.set(session, fresh)
+        return fresh
+      })
+    }),
     snapshots: commit.snapshots,
     events: commit.written,
     unsaved: commit.unsaved,
@@ -191,46 +230,5 @@ export function emptyDiagnostics(): CycleDiagnostics {
     configErrors: [],
     gitSpawns: 0,
     durationMs: 0,
-  }
-}
-
-/** A project's snapshot and the commits its repository gained since the heads already told. */
-interface SnapshotRead {
-  snapshot: ProjectSnapshot
-  newCommits: NewCommits
-}
-
-async function snapshotGroup(
-  group: ProjectGroup,
-  name: string,
-  input: CycleInput,
-): Promise<{ snapshot: ProjectSnapshot | null; newCommits: NewCommits }> {
-  const prev = input.prev.get(group.projectDir) ?? null
-  const errors: string[] = []
-  if (!input.folderExists(group.projectDir)) {
-    errors.push(
-      group.registered
-        ? `${group.projectDir} does not exist (registered in config.yaml)`
-        : `${group.projectDir} no longer exists`,
-    )
-  }
-  const lastActivity = Math.max(
-    0,
-    ...group.sessions.map((s) => (s.last_activity ? isoMs(s.last_activity) || 0 : 0)),
-  )
-  const read = group.isGit
-    ? await input.repos.read(group.projectDir, {
-        persisted: prev?.git ?? null,
-        lastActivity,
-        force: input.force,
-        trustWatcher: input.trustWatchers,
-        now: input.now,
-      })
-    : null
-  const checklists = group.tasksFile ? await readChecklist(group.tasksFile, name, errors) : []
-  const git = read?.state ?? null
-  return {
-    snapshot: buildSnapshot({ group, name, git, checklists, errors, now: input.now }),
-    newCommits: read?.newCommits ?? NO_NEW_COMMITS,
   }
 }

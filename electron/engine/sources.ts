@@ -22,7 +22,8 @@ import type {
   LiveSessionRecord,
   TranscriptSummary,
 } from './core/source-records.ts'
-import { assembleClaudeSessions, assembleCodexSession } from './core/sessions.ts'
+import { assembleCodexSession } from './core/sessions.ts'
+import { assembleClaudeSessionsReusing, type ClaudeAssembly } from './core/claude-session-memo.ts'
 import { codexProcessOfThreads } from './core/codex-process.ts'
 import { duplicateTranscriptNotes, type SideTranscript } from './core/side-transcripts.ts'
 
@@ -45,8 +46,21 @@ import { fullScan, type SourceHints } from './core/source-hints.ts'
 
 export { fullScan, type SourceHints }
 
+export interface CollectOptions {
+  /**
+   * The watchers told this cycle what changed: a Claude session none of whose sources changed keeps the
+   * object the cycle before assembled (claude-session-memo.ts). Without it (start, poll, refresh, a full
+   * read) every session is assembled again at `now`.
+   */
+  reuse?: boolean
+}
+
 export interface SessionSources {
-  collect(now: number, hints?: SourceHints): Promise<{ sessions: Session[]; counts: SourceCounts }>
+  collect(
+    now: number,
+    hints?: SourceHints,
+    opts?: CollectOptions,
+  ): Promise<{ sessions: Session[]; counts: SourceCounts }>
   /** pids whose liveness decides a status; the engine re-checks them between cycles. */
   watchedPids(): number[]
   /** Persists the transcript/rollout indexes so a restart resumes them. Never rejects. */
@@ -66,6 +80,8 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   /** The last reads of the live files and of the hooks, for cycles that have no news of them. */
   let lastLive: Awaited<ReturnType<typeof readLiveSessionsOrAsk>> | null = null
   let lastHooks: HookInboxRead | null = null
+  /** The Claude sessions of the last cycle, with what each was assembled from. */
+  let lastClaude: ClaudeAssembly | null = null
 
   const askAgents = createAgentsFallback(paths.claudeConfigDir)
   /** The live files; where their folder cannot be listed, what `claude agents --json` says instead. */
@@ -90,7 +106,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   }
 
   return {
-    async collect(now, hints = fullScan()) {
+    async collect(now, hints = fullScan(), opts = {}) {
       const changed = (set: Set<string>) => (hints.full ? {} : { changed: [...set] })
       const errors: string[] = []
       const corruptLines: Record<string, number> = {}
@@ -106,7 +122,12 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
       const [scan, live, lists, hookStates, rollouts] = await Promise.all([
         guard(
           'claude transcripts',
-          { ...emptyScan<TranscriptSummary>(), sideTranscripts: [] as SideTranscript[] },
+          {
+            ...emptyScan<TranscriptSummary>(),
+            sideTranscripts: [] as SideTranscript[],
+            readPaths: new Set<string>(),
+            readSessionIds: new Set<string>(),
+          },
           () => transcripts.scan(changed(hints.transcripts)),
         ),
         // The live files and the hooks are read when their folder changed (or on a full cycle); a cycle
@@ -164,17 +185,26 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         panes.locate(pids),
       )
 
-      const claude = assembleClaudeSessions({
-        transcripts: scan.summaries,
-        sideTranscripts: scan.sideTranscripts,
-        live: live.records,
-        hooks: hookStates.states,
-        taskLists: lists.lists,
-        liveFilesSupported: existsSync(liveDir),
-        pidAlive,
-        paneOfPid,
-        now,
-      })
+      const reuse =
+        opts.reuse && !hints.full && lastClaude
+          ? { previous: lastClaude, readPaths: scan.readPaths, readSessions: scan.readSessionIds }
+          : null
+      const assembled = assembleClaudeSessionsReusing(
+        {
+          transcripts: scan.summaries,
+          sideTranscripts: scan.sideTranscripts,
+          live: live.records,
+          hooks: hookStates.states,
+          taskLists: lists.lists,
+          liveFilesSupported: existsSync(liveDir),
+          pidAlive,
+          paneOfPid,
+          now,
+        },
+        reuse,
+      )
+      lastClaude = assembled.assembly
+      const claude = assembled.sessions
       const codexProcess = codexProcessOfThreads(hookStates.states, pidAlive)
       const codexSessions = rollouts.summaries
         .map((r) => {

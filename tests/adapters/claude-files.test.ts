@@ -153,6 +153,47 @@ describe('createClaudeTranscriptSource', () => {
     expect(updated?.lastActivity).toBe('2026-11-21T22:38:56.000Z')
   })
 
+  it('tells which transcripts a hinted scan read, and the sessions of the side files among them', async () => {
+    const enc = '-home-user-proj'
+    const agentFile = `${SESSION}/subagents/agent-a91fb7c29a2f772a4.jsonl`
+    await writeProject(enc, {
+      [`${SESSION}.jsonl`]: jsonl(promptLine(SESSION, 'check a.txt', '2026-11-21T22:38:52.000Z')),
+      [agentFile]: jsonl({
+        ...promptLine(SESSION, 'Read a.txt', '2026-11-21T22:38:53.500Z'),
+        isSidechain: true,
+        agentId: 'a91fb7c29a2f772a4',
+      }),
+      [`${OTHER}.jsonl`]: jsonl(promptLine(OTHER, 'say hi', '2026-11-21T20:00:00.000Z')),
+    })
+    const dir = join(temp.paths.claudeConfigDir, 'projects', enc)
+    const source = createClaudeTranscriptSource(temp.paths)
+    await source.scan()
+
+    const otherPath = join(dir, `${OTHER}.jsonl`)
+    await appendFile(otherPath, jsonl(promptLine(OTHER, 'again', '2026-11-21T20:01:00.000Z')))
+    const grown = await source.scan({ changed: [otherPath] })
+    expect(grown.readPaths).toEqual(new Set([otherPath]))
+    expect(grown.readSessionIds).toEqual(new Set())
+
+    const agentPath = join(dir, agentFile)
+    await appendFile(
+      agentPath,
+      jsonl({
+        ...promptLine(SESSION, 'and b.txt', '2026-11-21T22:39:00.000Z'),
+        isSidechain: true,
+        agentId: 'a91fb7c29a2f772a4',
+      }),
+    )
+    const side = await source.scan({ changed: [agentPath] })
+    expect(side.readPaths).toEqual(new Set([agentPath]))
+    // The sub-agent's spend is its parent session's: that session is read too.
+    expect(side.readSessionIds).toEqual(new Set([SESSION]))
+
+    const quiet = await source.scan({ changed: [otherPath] })
+    expect(quiet.readPaths).toEqual(new Set())
+    expect(quiet.readSessionIds).toEqual(new Set())
+  })
+
   it('starts a summary over when its transcript is rewritten shorter', async () => {
     const enc = '-home-user-proj'
     const file = `${SESSION}.jsonl`
@@ -182,6 +223,8 @@ describe('createClaudeTranscriptSource', () => {
       errors: [],
       corruptLines: 0,
       bytesRead: 0,
+      readPaths: new Set(),
+      readSessionIds: new Set(),
     })
   })
 })

@@ -149,9 +149,9 @@ describe('a cycle that throws', () => {
     let failures = 2
     const sources: SessionSources = {
       ...real,
-      collect: (now, hints) => {
+      collect: (now, hints, opts) => {
         if (failures-- > 0) return Promise.reject(new TypeError('a bug in a source'))
-        return real.collect(now, hints)
+        return real.collect(now, hints, opts)
       },
     }
     const errors: string[] = []

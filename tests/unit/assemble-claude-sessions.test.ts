@@ -3,8 +3,14 @@
  * Transcripts are folded from lines, as the engine folds them; live files and hook states are plain records.
  */
 import { describe, expect, it } from 'vitest'
-import type { HookSessionState, LiveSessionRecord } from '../../electron/engine/core/source-records.ts'
-import { assembleClaudeSessions, type ClaudeSources } from '../../electron/engine/core/sessions.ts'
+import type {
+  HookSessionState,
+  LiveSessionRecord,
+} from '../../electron/engine/core/source-records.ts'
+import {
+  assembleClaudeSessions,
+  type ClaudeSources,
+} from '../../electron/engine/core/claude-sessions.ts'
 import { hookState, liveRecord } from '../support/claude-records.ts'
 import {
   emptyTranscriptSummary,

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, type Dirent } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { basename, join, relative, sep } from 'node:path'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { TranscriptSummary } from '../core/source-records.ts'
 import {
@@ -26,6 +26,13 @@ export interface TranscriptScanResult {
   corruptLines: number
   /** Bytes of transcript read during this scan (0 when nothing changed). */
   bytesRead: number
+  /** Transcripts (main and side) this scan read: their summaries changed in place. */
+  readPaths: Set<string>
+  /**
+   * Sessions whose side transcripts this scan read or whose sub-agent folder it listed: what they spent
+   * or started may have changed (claude-session-memo.ts assembles them again).
+   */
+  readSessionIds: Set<string>
 }
 
 export interface ClaudeTranscriptSource {
@@ -187,13 +194,20 @@ export function createClaudeTranscriptSource(
       }
     }
     for (const [transcript, dir] of sessionDirs) await scanSubagents(transcript, dir, errors)
-    return finish(await files.touch(touched), errors)
+    const listed = [...sessionDirs.values()].map((dir) => basename(dir))
+    return finish(await files.touch(touched), errors, listed)
   }
 
-  const finish = (update: JsonlFileSetUpdate, errors: string[]): TranscriptScanResult => {
+  const finish = (
+    update: JsonlFileSetUpdate,
+    errors: string[],
+    listedSessions: readonly string[] = [],
+  ): TranscriptScanResult => {
     mergeSubagentIds()
     const summaries: TranscriptSummary[] = []
     const sideTranscripts: SideTranscript[] = []
+    const readPaths = new Set(update.changed)
+    const readSessionIds = new Set(listedSessions)
     for (const summary of files.summaries()) {
       const role = roles.get(summary.path)
       if (!role || role.kind === 'main') {
@@ -201,7 +215,9 @@ export function createClaudeTranscriptSource(
         continue
       }
       const parentSessionId = role.parentFromDir ?? summary.ownerSessionId
-      if (parentSessionId) sideTranscripts.push({ parentSessionId, kind: role.kind, summary })
+      if (!parentSessionId) continue
+      sideTranscripts.push({ parentSessionId, kind: role.kind, summary })
+      if (readPaths.has(summary.path)) readSessionIds.add(parentSessionId)
     }
     return {
       summaries,
@@ -209,6 +225,8 @@ export function createClaudeTranscriptSource(
       errors: [...errors, ...update.errors],
       corruptLines: update.corruptLines,
       bytesRead: update.bytesRead,
+      readPaths,
+      readSessionIds,
     }
   }
 

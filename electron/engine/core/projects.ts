@@ -17,6 +17,11 @@ export interface GroupingInput {
   repoRootOf: (dir: string) => string | null
   registered: { path: string; name?: string; tasks?: string }[]
   isIgnored: (dir: string) => boolean
+  /**
+   * A memo of sessions already placed (a session object placed in the same project again is the same
+   * placed object, so a cycle that kept a session can keep what was built from it).
+   */
+  placed?: WeakMap<Session, Session>
 }
 
 /**
@@ -55,7 +60,13 @@ export function groupProjects(input: GroupingInput): ProjectGroup[] {
   for (const session of input.sessions) {
     if (input.isIgnored(session.cwd)) continue
     const group = groupFor(session.cwd)
-    group.sessions.push({ ...session, project_dir: group.projectDir })
+    const known = input.placed?.get(session)
+    const placed =
+      known?.project_dir === group.projectDir
+        ? known
+        : { ...session, project_dir: group.projectDir }
+    input.placed?.set(session, placed)
+    group.sessions.push(placed)
   }
   return [...groups.values()]
 }

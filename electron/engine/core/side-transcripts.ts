@@ -102,7 +102,11 @@ export function mainTranscriptsById(
 /** `<id>: <path>, <path>` for each session id held by more than one main transcript. */
 export function duplicateTranscriptNotes(transcripts: readonly TranscriptSummary[]): string[] {
   const paths = new Map<string, string[]>()
-  for (const t of transcripts) paths.set(t.sessionId, [...(paths.get(t.sessionId) ?? []), t.path])
+  for (const t of transcripts) {
+    const list = paths.get(t.sessionId)
+    if (list) list.push(t.path)
+    else paths.set(t.sessionId, [t.path])
+  }
   return [...paths]
     .filter(([, list]) => list.length > 1)
     .map(([id, list]) => `session ${id} has ${String(list.length)} transcripts: ${list.join(', ')}`)
