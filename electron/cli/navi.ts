@@ -7,11 +7,19 @@ import { asksForHelp, USAGE } from './usage.ts'
 
 const argv = process.argv.slice(2)
 
+/** Commands that run until stopped: they parse the same shapes thousands of times. */
+const LONG_RUNNING = new Set(['watch', 'serve', 'run'])
+
 async function main(): Promise<number> {
   if (asksForHelp(argv)) {
     printOut(USAGE)
     return argv.length === 0 ? 2 : 0
   }
+  // A command that answers and exits parses each shape a few hundred times at most: zod compiling a
+  // parser per object schema the first time (its `new Function` fast path) costs it more than it saves.
+  // Set before the schemas are made (main.ts), since each decides at its construction.
+  const command = argv.find((arg) => !arg.startsWith('-'))
+  if (!LONG_RUNNING.has(command ?? '')) (await import('zod')).config({ jitless: true })
   const { runCli } = await import('./main.ts')
   return runCli(argv)
 }
