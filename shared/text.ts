@@ -70,11 +70,16 @@ function mapInvisible(
   return start === 0 ? value : out + value.slice(start)
 }
 
+/**
+ * Whitespace `inertLine` would change: a run of it, any but a plain space, or some at either end. Most
+ * text has none, and then the line is the text as it is (a day of events printed rebuilt every cell).
+ */
+const UNTIDY_SPACE = /\s\s|[^\S ]|^\s|\s$/
+
 /** Untrusted text on one line: invisible characters become spaces, whitespace runs collapse, trimmed. */
 export function inertLine(value: string): string {
-  return mapInvisible(value, () => ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+  const visible = mapInvisible(value, () => ' ')
+  return UNTIDY_SPACE.test(visible) ? visible.replace(/\s+/g, ' ').trim() : visible
 }
 
 /**

@@ -56,8 +56,40 @@ describe('inertLine', () => {
     ['a real surrogate pair', 'smile 😀', 'smile 😀'],
     ['whitespace runs', '  a \t\t b  ', 'a b'],
     ['plain text', 'fix: handle "quotes"', 'fix: handle "quotes"'],
+    ['a space at an end', ' lead and trail ', 'lead and trail'],
+    ['a no-break space and a thin space', 'a\u00a0b\u2009c', 'a b c'],
+    ['a space beside a line break', 'a \nb', 'a b'],
   ])('%s', (_name, input, expected) => {
     expect(inertLine(input)).toBe(expected)
+  })
+
+  it('equals the whole rule (invisible to spaces, runs collapsed, trimmed) on mixed text', () => {
+    const pieces = [
+      'a',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u2028',
+      '\u001b',
+      'é',
+      '😀',
+      '\u202e',
+      'x y',
+    ]
+    const wholeRule = (text: string) =>
+      text
+        // eslint-disable-next-line no-control-regex -- the characters the rule names
+        .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    for (const first of pieces)
+      for (const second of pieces)
+        for (const third of pieces) {
+          const text = `${first}${second}${third}`
+          expect(inertLine(text), JSON.stringify(text)).toBe(wholeRule(text))
+        }
   })
 })
 
