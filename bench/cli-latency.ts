@@ -11,11 +11,11 @@
  * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { serializeEvent } from '../electron/engine/core/event-line.ts'
+import { createEventLog } from '../electron/engine/adapters/event-log.ts'
 import { engineEventSchema, type EngineEvent } from '../shared/schemas/event.ts'
 import { bundleNaviCli } from '../scripts/cli-bundle.ts'
 import { ensureCorpus } from './lib/corpus.ts'
@@ -57,9 +57,9 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   })
 }
 
-/** A day of commit events, as the engine writes them, so `navi events` has a real log to page. */
-export function dayOfEvents(now: number): string {
-  const lines: string[] = []
+/** A day of commit events, so `navi events` has a real log to page. */
+export function dayOfEvents(now: number): EngineEvent[] {
+  const events: EngineEvent[] = []
   for (let i = 0; i < EVENTS; i++) {
     const event: EngineEvent = engineEventSchema.parse({
       id: `bench-${i}`,
@@ -72,9 +72,9 @@ export function dayOfEvents(now: number): string {
         branch: 'main',
       },
     })
-    lines.push(serializeEvent(event))
+    events.push(event)
   }
-  return `${lines.join('\n')}\n`
+  return events
 }
 
 interface Timed {
@@ -127,7 +127,10 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
     await mkdir(join(scratch, 'codex'), { recursive: true })
     const coldMs = await timeRun([cli, 'sessions'], env)
     await mkdir(join(home, 'pm'), { recursive: true })
-    await writeFile(join(home, 'pm', 'events.jsonl'), dayOfEvents(Date.now()))
+    // Written as the engine writes them: through the event log (its lock, its verified marker).
+    const log = createEventLog(join(home, 'pm', 'events.jsonl'))
+    await log.append(dayOfEvents(Date.now()))
+    await log.close()
 
     const bare = { name: 'node -e 0 (bare node)', args: ['-e', '0'] }
     const reads = ['status', 'sessions', 'events'].map((c) => ({

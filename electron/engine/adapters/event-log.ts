@@ -6,7 +6,9 @@
  * reads what others appended since its last known byte offset, so its id set is current, then appends
  * only ids never logged: a restart or a second process never duplicates an event. Pruning rewrites the
  * file atomically under the same lock, so an append waiting for the lock lands in the new file and
- * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped.
+ * nothing is lost. Corrupt lines are moved to `events.corrupt.jsonl` by the prune, never dropped. What
+ * is written under the lock is also vouched for in `events.verified` (event-log-verified.ts), so a reader
+ * takes those lines as they are.
  */
 import pLimit from 'p-limit'
 import type { Stats } from 'node:fs'
@@ -17,7 +19,6 @@ import {
   EVENT_MAX_AGE_MS,
   eventTime,
   parseEventLine,
-  parseLogText,
   type EventLogContents,
   pruneEventLines,
   serializeEvent,
@@ -28,11 +29,18 @@ import {
   isMissingFileError,
   openRegularForAppend,
   readRegularRange,
+  readRegularFile,
   readRegularText,
   readRegularTextSync,
   UnreadableFileError,
 } from './safe-read.ts'
 import { appendDurably, writeFileSafely } from './safe-write.ts'
+import { exactEventOf, exactPrefixBytes, parseVerifiedLog } from '../core/event-verified.ts'
+import {
+  createVerifiedMarkerWriter,
+  verifiedBytesOf,
+  verifiedMarkerOf,
+} from './event-log-verified.ts'
 
 /**
  * A day of events is a few MB (1,000 events an hour is about 7 MB); a log larger than this is not read
@@ -112,6 +120,16 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     }
   }
   const nowMs = (now?: Date | number): number => toMs(now ?? clock())
+  const verifiedMarker = verifiedMarkerOf(file)
+  const verified = createVerifiedMarkerWriter(verifiedMarker)
+  /** Updates the marker; one that cannot be written only leaves the next reader validating more. */
+  const vouch = async (update: () => Promise<void>): Promise<void> => {
+    try {
+      await update()
+    } catch {
+      // Like the prune marker: without it a reader is slower, never wrong.
+    }
+  }
 
   /** Ids in the file (as of `offset`), with their event time, so appends can skip known ones. */
   let known = new Map<string, number>()
@@ -168,10 +186,13 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       bytes = bytes.subarray(1)
     }
     const end = bytes.lastIndexOf(0x0a) + 1
-    for (const line of splitLogLines(bytes.subarray(0, end).toString('utf8')).lines) {
-      const event = parseEventLine(line)
-      if (event) known.set(event.id, eventTime(event))
-    }
+    // The whole log (a process's first append): what the marker vouches for needs no validation.
+    const whole = bytes.subarray(0, end)
+    const { events } =
+      offset === 0
+        ? parseVerifiedLog(whole, verifiedBytesOf(verifiedMarker, whole))
+        : { events: splitLogLines(whole.toString('utf8')).lines.map(parseEventLine) }
+    for (const event of events) if (event) known.set(event.id, eventTime(event))
     offset += end
     return { size: st.size, partialTail: st.size > offset }
   }
@@ -187,6 +208,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
             const landed: EngineEvent[] = []
             const lines: string[] = []
             const batch = new Set<string>()
+            let exact = true
             for (const event of events) {
               if (batch.has(event.id)) continue
               if (known.has(event.id)) {
@@ -197,6 +219,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
               const line = serializeEvent(event)
               // Only write what reads back as an event; anything else would be a corrupt line.
               if (!parseEventLine(line)) continue
+              exact &&= exactEventOf(line) !== null
               batch.add(event.id)
               fresh.push(event)
               lines.push(line)
@@ -205,8 +228,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
             // Under the lock nobody is mid-write, so an unterminated tail is a crash leftover: end it, so our
             // first line does not get glued to it (the prune then moves it to the corrupt file).
             const text = `${partialTail ? '\n' : ''}${lines.join('\n')}\n`
+            const data = Buffer.from(text, 'utf8')
             try {
-              const written = await appendDurably(file, Buffer.from(text, 'utf8'))
+              const written = await appendDurably(file, data)
               offset = size + written
             } catch (error) {
               // The ones found on disk above are still unheard of by the caller: report them next time.
@@ -217,6 +241,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
               known.set(event.id, eventTime(event))
               unsettled.delete(event.id)
             }
+            await vouch(() => verified.appended(file, size, data, exact && !partialTail))
             const order = new Map(events.map((event, index) => [event.id, index]))
             return [...landed, ...fresh].sort(
               (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
@@ -228,16 +253,23 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     serial(() =>
       withLock(async () => {
         const at = nowMs(now)
-        const { lines, partial } = splitLogLines(
-          await readRegularText(file, { maxBytes: LOG_MAX_BYTES }),
-        )
+        const text = await readRegularText(file, { maxBytes: LOG_MAX_BYTES })
+        const { lines, partial } = splitLogLines(text)
         // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
         if (partial.trim() !== '') lines.push(partial)
         const { kept, keptIds, corrupt, dropped } = pruneEventLines(lines, at, maxAgeMs)
         lastPruneAt = at
         const result = { kept: kept.length, dropped, corrupt: corrupt.length }
         await recordPrune(at)
-        if (dropped === 0 && corrupt.length === 0 && partial === '') return result
+        if (dropped === 0 && corrupt.length === 0 && partial === '') {
+          // Nothing to rewrite; a log no marker vouches for yet (written by an older Navi, or by hand)
+          // gets one for the exact lines it starts with, when it is exactly its lines.
+          const content = Buffer.from(text, 'utf8')
+          const asLines = lines.map((line) => `${line}\n`).join('')
+          if (asLines === text && verifiedBytesOf(verifiedMarker, content) < content.length)
+            await vouch(() => verified.rewritten(content, exactPrefixBytes(lines)))
+          return result
+        }
         // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
         if (corrupt.length > 0) {
           const handle = await openRegularForAppend(corruptFile)
@@ -247,7 +279,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
             await handle.close()
           }
         }
-        await writeFileSafely(file, kept.map((line) => `${line}\n`).join(''), { fsync: true })
+        const content = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8')
+        await writeFileSafely(file, content, { fsync: true })
+        await vouch(() => verified.rewritten(content, exactPrefixBytes(kept)))
         const st = await stat(file)
         identity = identityOf(st)
         offset = st.size
@@ -266,7 +300,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       return nowMs(now) - lastPruneAt >= pruneEveryMs ? prune(now) : null
     },
     readAll: async () => {
-      let text: string
+      let bytes: Buffer
       let key: string
       try {
         const st = await stat(file)
@@ -274,13 +308,13 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         if (lastRead?.key === key) {
           return { events: [...lastRead.contents.events], corrupt: lastRead.contents.corrupt }
         }
-        text = await readRegularText(file, { maxBytes: LOG_MAX_BYTES })
+        bytes = await readRegularFile(file, { maxBytes: LOG_MAX_BYTES })
       } catch (err) {
         if (isMissingFileError(err)) return { events: [], corrupt: 0 }
         throw err
       }
-      // Written after the stat, the text may be newer than `key`: the next read then parses again.
-      lastRead = { key, contents: parseLogText(text) }
+      // Written after the stat, the bytes may be newer than `key`: the next read then parses again.
+      lastRead = { key, contents: parseVerifiedLog(bytes, verifiedBytesOf(verifiedMarker, bytes)) }
       return { events: [...lastRead.contents.events], corrupt: lastRead.contents.corrupt }
     },
     close: async () => {

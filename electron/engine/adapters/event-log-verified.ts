@@ -1,0 +1,104 @@
+/**
+ * `events.verified`, the marker beside the event log: how many of the log's first bytes are exact event
+ * lines Navi wrote (core/event-verified.ts) and their SHA-256. It is only ever written under the log's
+ * lock, by whoever appends or prunes, after the log itself; atomically and without fsync, since losing it
+ * only costs a validation. A reader believes it for exactly the bytes that still hash as it says.
+ */
+import { createHash, type Hash } from 'node:crypto'
+import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
+import { parseJson } from '../core/parse-json.ts'
+import { VERIFIED_EVENT_LINES_VERSION } from '../core/event-verified.ts'
+import { readRegularRange, readRegularTextSync } from './safe-read.ts'
+import { writeFileSafely } from './safe-write.ts'
+
+const FORMAT = 'navi-events-verified/1'
+const NEWLINE = 0x0a
+
+const markerSchema = z.object({
+  format: z.literal(FORMAT),
+  version: z.number(),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string(),
+})
+type Marker = z.infer<typeof markerSchema>
+
+export function verifiedMarkerOf(logFile: string): string {
+  return join(dirname(logFile), `${basename(logFile, '.jsonl')}.verified`)
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+
+/** The marker at `path` when it is one of this version; null otherwise (missing, foreign, older). */
+function readMarker(path: string): Marker | null {
+  let text: string
+  try {
+    text = readRegularTextSync(path, { maxBytes: 4096 })
+  } catch {
+    // No marker yet (a log written before it existed), or not one Navi wrote: nothing is vouched for.
+    return null
+  }
+  const parsed = markerSchema.safeParse(parseJson(text))
+  return parsed.success && parsed.data.version === VERIFIED_EVENT_LINES_VERSION ? parsed.data : null
+}
+
+/** How many leading bytes of `log` (the whole file as read) the marker vouches for; 0 when none. */
+export function verifiedBytesOf(marker: string, log: Uint8Array): number {
+  const found = readMarker(marker)
+  if (found === null || found.bytes === 0 || found.bytes > log.length) return 0
+  if (log[found.bytes - 1] !== NEWLINE) return 0
+  return sha256(log.subarray(0, found.bytes)) === found.sha256 ? found.bytes : 0
+}
+
+/** Keeps the marker of one log up to date as this process appends to it or prunes it. */
+export interface VerifiedMarkerWriter {
+  /**
+   * `written` was appended at byte `at` (under the log's lock); `exact`: every line of it is exact. The
+   * marker grows over it when it vouched for everything before `at`; otherwise it stays as it is.
+   */
+  appended(logFile: string, at: number, written: Buffer, exact: boolean): Promise<void>
+  /** A prune rewrote the log as `content`, whose first `exactBytes` are exact lines. */
+  rewritten(content: Buffer, exactBytes: number): Promise<void>
+}
+
+export function createVerifiedMarkerWriter(marker: string): VerifiedMarkerWriter {
+  /** The hash of the prefix the marker on disk vouches for, as this process last wrote or checked it. */
+  let running: { bytes: number; digest: string; hash: Hash } | null = null
+
+  const save = async (bytes: number, hash: Hash): Promise<void> => {
+    const digest = hash.copy().digest('hex')
+    running = { bytes, digest, hash }
+    const body: Marker = {
+      format: FORMAT,
+      version: VERIFIED_EVENT_LINES_VERSION,
+      bytes,
+      sha256: digest,
+    }
+    await writeFileSafely(marker, `${JSON.stringify(body)}\n`, { fsync: false })
+  }
+
+  /** A hash of the log's first `at` bytes when the marker vouches for exactly those; else null. */
+  const prefixHash = async (logFile: string, at: number): Promise<Hash | null> => {
+    if (at === 0) return createHash('sha256')
+    const found = readMarker(marker)
+    if (found === null || found.bytes !== at) return null
+    if (running?.bytes === at && running.digest === found.sha256) return running.hash
+    // Another process appended meanwhile (or this one just started): hash what the marker covers.
+    const hash = createHash('sha256').update(await readRegularRange(logFile, 0, at))
+    return hash.copy().digest('hex') === found.sha256 ? hash : null
+  }
+
+  return {
+    async appended(logFile, at, written, exact) {
+      const hash = exact ? await prefixHash(logFile, at) : null
+      if (hash === null) {
+        running = null
+        return
+      }
+      await save(at + written.length, hash.update(written))
+    },
+    async rewritten(content, exactBytes) {
+      await save(exactBytes, createHash('sha256').update(content.subarray(0, exactBytes)))
+    },
+  }
+}

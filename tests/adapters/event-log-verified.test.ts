@@ -1,0 +1,118 @@
+/**
+ * `events.verified` beside the event log: appends and prunes keep it vouching for exactly the lines Navi
+ * wrote, two writers keep it whole, and a reader believes it only for bytes that still hash as it says (an
+ * edited line is validated again, and refused when it is no event).
+ */
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createEventLog, type EventLog } from '../../electron/engine/adapters/event-log.ts'
+import {
+  verifiedBytesOf,
+  verifiedMarkerOf,
+} from '../../electron/engine/adapters/event-log-verified.ts'
+import { serializeEvent } from '../../electron/engine/core/event-line.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
+
+const NOW = Date.parse('2026-11-24T12:00:00Z')
+
+const event = (id: string, minutesAgo = 30): EngineEvent => ({
+  id,
+  timestamp: new Date(NOW - minutesAgo * 60_000).toISOString(),
+  type: 'commit',
+  project: 'apollo',
+  details: { sha: id, message: `commit ${id}`, branch: 'main' },
+})
+
+let dir: string
+let file: string
+const opened: EventLog[] = []
+const open = (): EventLog => {
+  const log = createEventLog(file, { clock: () => NOW })
+  opened.push(log)
+  return log
+}
+const vouched = async () => verifiedBytesOf(verifiedMarkerOf(file), await readFile(file))
+const size = async () => (await readFile(file)).length
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'navi-event-verified-'))
+  file = join(dir, 'pm', 'events.jsonl')
+})
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((log) => log.close()))
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('events.verified', () => {
+  it('vouches for every line appended, by one writer or two taking turns', async () => {
+    const one = open()
+    const two = open()
+    await one.append([event('a'), event('b')])
+    expect(await vouched()).toBe(await size())
+    await two.append([event('c')])
+    await one.append([event('d')])
+    expect(await vouched()).toBe(await size())
+    expect((await open().readAll()).events.map((e) => e.id)).toEqual(['a', 'b', 'c', 'd'])
+  })
+
+  it('stops vouching where a line it did not write begins, and goes on after a prune', async () => {
+    const log = open()
+    await log.append([event('a')])
+    const before = await size()
+    // A hand-written line without the fields the schema defaults: valid, but not exact.
+    await writeFile(file, `${JSON.stringify({ ...event('b'), details: { sha: 'b' } })}\n`, {
+      flag: 'a',
+    })
+    await log.append([event('c')])
+    expect(await vouched()).toBe(before)
+    const read = await open().readAll()
+    expect(read.events.map((e) => e.id)).toEqual(['a', 'b', 'c'])
+    // The unvouched line still gets the schema's defaults.
+    expect(read.events[1]?.details).toMatchObject({ sha: 'b', message: '', branch: null })
+
+    await log.prune(NOW)
+    expect(await vouched()).toBe(before)
+  })
+
+  it('is believed only for bytes that still hash as it says', async () => {
+    const log = open()
+    await log.append([event('a'), event('b')])
+    const text = await readFile(file, 'utf8')
+    // Same length, the second line made no event: a reader must not take it as one.
+    await writeFile(
+      file,
+      text.replace(
+        '"type":"commit","project":"apollo","details":{"sha":"b"',
+        '"type":"commit","project":"apollo","details":{"sha":true',
+      ),
+    )
+    expect(await vouched()).toBe(0)
+    const read = await open().readAll()
+    expect(read.events.map((e) => e.id)).toEqual(['a'])
+    expect(read.corrupt).toBe(1)
+  })
+
+  it('is written by the prune for a log an older Navi wrote, over its exact lines', async () => {
+    await mkdir(join(dir, 'pm'), { recursive: true })
+    const exact = [event('a'), event('b')].map(serializeEvent)
+    const loose = JSON.stringify({ ...event('c'), details: { sha: 'c' } })
+    await writeFile(file, `${[...exact, loose].join('\n')}\n`)
+    expect(await vouched()).toBe(0)
+    await open().prune(NOW)
+    expect(await vouched()).toBe(Buffer.byteLength(`${exact.join('\n')}\n`))
+    expect((await open().readAll()).events.map((e) => e.id)).toEqual(['a', 'b', 'c'])
+  })
+
+  it('follows a prune that rewrites the log', async () => {
+    const log = open()
+    await log.append([event('old', 25 * 60), event('new')])
+    expect((await log.prune(NOW)).dropped).toBe(1)
+    expect(await vouched()).toBe(await size())
+    await log.append([event('later')])
+    expect(await vouched()).toBe(await size())
+    expect((await open().readAll()).events.map((e) => e.id)).toEqual(['new', 'later'])
+  })
+})
