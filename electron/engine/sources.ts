@@ -74,6 +74,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
   const panes = createPaneLocator()
   let pids: number[] = []
   const files = naviFiles(paths)
+  const ownHome = resolve(paths.naviHome)
   const liveDir = files.claudeSessions
   const taskLists = new Map<string, ClaudeTaskListRecord>()
   let taskCorrupt = 0
@@ -228,7 +229,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
           : []),
       ]
       // Navi's own PM runs are Claude sessions too; they are counted in `navi usage`, not shown as work.
-      const sessions = [...claude, ...codexSessions].filter((s) => !isUnder(s.cwd, paths.naviHome))
+      const sessions = [...claude, ...codexSessions].filter((s) => !isUnder(s.cwd, ownHome))
       return { sessions, counts: { corruptLines, errors, notes } }
     },
     watchedPids: () => pids,
@@ -247,9 +248,8 @@ function emptyScan<T>(): {
   return { summaries: [], errors: [], corruptLines: 0, bytesRead: 0 }
 }
 
-/** `dir` is `root` or inside it (both absolute; no symlink resolution: Navi starts its PM runs there). */
-function isUnder(dir: string, root: string): boolean {
-  const base = resolve(root)
+/** `dir` is `base` or inside it (both absolute; no symlink resolution: Navi starts its PM runs there). */
+function isUnder(dir: string, base: string): boolean {
   return dir === base || dir.startsWith(base.endsWith(sep) ? base : `${base}${sep}`)
 }
 
