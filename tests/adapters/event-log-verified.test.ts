@@ -3,11 +3,11 @@
  * wrote, two writers keep it whole, and a reader believes it only for bytes that still hash as it says (an
  * edited line is validated again, and refused when it is no event).
  */
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createEventLog, type EventLog } from '../../electron/engine/adapters/event-log.ts'
+import { describe, expect, it } from 'vitest'
+import type { EventLog } from '../../electron/engine/adapters/event-log.ts'
+import { useEventLogFile } from '../support/event-log-file.ts'
 import {
   verifiedBytesOf,
   verifiedMarkerOf,
@@ -25,26 +25,10 @@ const event = (id: string, minutesAgo = 30): EngineEvent => ({
   details: { sha: id, message: `commit ${id}`, branch: 'main' },
 })
 
-let dir: string
-let file: string
-const opened: EventLog[] = []
-const open = (): EventLog => {
-  const log = createEventLog(file, { clock: () => NOW })
-  opened.push(log)
-  return log
-}
-const vouched = async () => verifiedBytesOf(verifiedMarkerOf(file), await readFile(file))
-const size = async () => (await readFile(file)).length
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'navi-event-verified-'))
-  file = join(dir, 'pm', 'events.jsonl')
-})
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((log) => log.close()))
-  await rm(dir, { recursive: true, force: true })
-})
+const logs = useEventLogFile('navi-event-verified-', NOW)
+const open = (): EventLog => logs.open()
+const vouched = async () => verifiedBytesOf(verifiedMarkerOf(logs.file), await readFile(logs.file))
+const size = async () => (await readFile(logs.file)).length
 
 describe('events.verified', () => {
   it('vouches for every line appended, by one writer or two taking turns', async () => {
@@ -63,7 +47,7 @@ describe('events.verified', () => {
     await log.append([event('a')])
     const before = await size()
     // A hand-written line without the fields the schema defaults: valid, but not exact.
-    await writeFile(file, `${JSON.stringify({ ...event('b'), details: { sha: 'b' } })}\n`, {
+    await writeFile(logs.file, `${JSON.stringify({ ...event('b'), details: { sha: 'b' } })}\n`, {
       flag: 'a',
     })
     await log.append([event('c')])
@@ -80,10 +64,10 @@ describe('events.verified', () => {
   it('is believed only for bytes that still hash as it says', async () => {
     const log = open()
     await log.append([event('a'), event('b')])
-    const text = await readFile(file, 'utf8')
+    const text = await readFile(logs.file, 'utf8')
     // Same length, the second line made no event: a reader must not take it as one.
     await writeFile(
-      file,
+      logs.file,
       text.replace(
         '"type":"commit","project":"apollo","details":{"sha":"b"',
         '"type":"commit","project":"apollo","details":{"sha":true',
@@ -96,10 +80,10 @@ describe('events.verified', () => {
   })
 
   it('is written by the prune for a log an older Navi wrote, over its exact lines', async () => {
-    await mkdir(join(dir, 'pm'), { recursive: true })
+    await mkdir(join(logs.dir, 'pm'), { recursive: true })
     const exact = [event('a'), event('b')].map(serializeEvent)
     const loose = JSON.stringify({ ...event('c'), details: { sha: 'c' } })
-    await writeFile(file, `${[...exact, loose].join('\n')}\n`)
+    await writeFile(logs.file, `${[...exact, loose].join('\n')}\n`)
     expect(await vouched()).toBe(0)
     await open().prune(NOW)
     expect(await vouched()).toBe(Buffer.byteLength(`${exact.join('\n')}\n`))

@@ -1,9 +1,8 @@
-import { appendFile, mkdir, mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, mkdir, readFile, rm, stat, utimes } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createEventLog, type EventLog } from '../../electron/engine/adapters/event-log.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { useEventLogFile } from '../support/event-log-file.ts'
 import { serializeEvent } from '../../electron/engine/core/event-line.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 
@@ -20,14 +19,10 @@ const event = (id: string, at = NOW - HOUR): EngineEvent => ({
   details: { sha: id, message: `commit ${id}`, branch: 'main' },
 })
 
+const logs = useEventLogFile('navi-event-log-', NOW)
 let dir: string
 let file: string
-const opened: EventLog[] = []
-const open = (clock: () => number = () => NOW): EventLog => {
-  const log = createEventLog(file, { clock })
-  opened.push(log)
-  return log
-}
+const open = logs.open
 
 /** Ids of the lines in the file, straight from the bytes (readAll could hide a duplicate). */
 async function idsInFile(path = file): Promise<string[]> {
@@ -38,14 +33,9 @@ async function idsInFile(path = file): Promise<string[]> {
     .map((line) => (JSON.parse(line) as { id: string }).id)
 }
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'navi-event-log-'))
-  file = join(dir, 'pm', 'events.jsonl')
-})
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((log) => log.close()))
-  await rm(dir, { recursive: true, force: true })
+beforeEach(() => {
+  dir = logs.dir
+  file = logs.file
 })
 
 describe('event log', () => {
@@ -224,8 +214,7 @@ describe('event log', () => {
 
   it('prunes when due only', async () => {
     let now = NOW
-    const log = createEventLog(file, { clock: () => now, pruneEveryMs: 5 * 60_000 })
-    opened.push(log)
+    const log = open(() => now, { pruneEveryMs: 5 * 60_000 })
     await log.append([event('old', NOW - 25 * HOUR)])
     expect(await log.pruneIfDue()).toEqual({ kept: 0, dropped: 1, corrupt: 0 })
     await log.append([event('old2', NOW - 25 * HOUR)])

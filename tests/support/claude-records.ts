@@ -1,7 +1,9 @@
 /**
  * Plain records of the Claude sources, for pure tests of the status rules and of session assembly: a live
- * session file of a running `claude` and a hook state of a working session, `now`-relative, overridable.
+ * session file of a running `claude` and a hook state of a working session, `now`-relative, overridable;
+ * and the sources of an assembly with nothing in them but what a test gives.
  */
+import type { ClaudeSources } from '../../electron/engine/core/claude-sessions.ts'
 import type {
   HookSessionState,
   LiveSessionRecord,
@@ -48,6 +50,20 @@ export function hookState(now: number, over: Partial<HookSessionState> = {}): Ho
     requestId: null,
     inputDigest: null,
     stopFailure: null,
+    ...over,
+  }
+}
+
+export function claudeSources(now: number, over: Partial<ClaudeSources> = {}): ClaudeSources {
+  return {
+    transcripts: [],
+    live: [],
+    hooks: new Map(),
+    taskLists: [],
+    liveFilesSupported: true,
+    pidAlive: new Map(),
+    paneOfPid: new Map(),
+    now,
     ...over,
   }
 }

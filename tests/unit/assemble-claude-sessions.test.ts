@@ -11,7 +11,7 @@ import {
   assembleClaudeSessions,
   type ClaudeSources,
 } from '../../electron/engine/core/claude-sessions.ts'
-import { hookState, liveRecord } from '../support/claude-records.ts'
+import { claudeSources, hookState, liveRecord } from '../support/claude-records.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
@@ -55,19 +55,7 @@ const hook = (over: Partial<HookSessionState>) =>
     ...over,
   })
 
-function sources(over: Partial<ClaudeSources>): ClaudeSources {
-  return {
-    transcripts: [],
-    live: [],
-    hooks: new Map(),
-    taskLists: [],
-    liveFilesSupported: true,
-    pidAlive: new Map(),
-    paneOfPid: new Map(),
-    now: NOW,
-    ...over,
-  }
-}
+const sources = (over: Partial<ClaudeSources>) => claudeSources(NOW, over)
 
 const finished = () => transcript('s1', [prompt('fix the parser', 120), reply('fixed', 100)])
 

@@ -13,7 +13,7 @@ import {
   emptyTranscriptSummary,
   foldTranscriptLine,
 } from '../../electron/engine/core/transcript-fold.ts'
-import { hookState } from '../support/claude-records.ts'
+import { claudeSources, hookState } from '../support/claude-records.ts'
 
 const T0 = Date.parse('2026-11-24T12:00:00Z')
 const at = (ms: number) => new Date(ms).toISOString()
@@ -35,19 +35,7 @@ function transcript(id: string, dir = '-p', ageMs = 10 * 60_000) {
   return summary
 }
 
-function sources(over: Partial<ClaudeSources>): ClaudeSources {
-  return {
-    transcripts: [],
-    live: [],
-    hooks: new Map(),
-    taskLists: [],
-    liveFilesSupported: true,
-    pidAlive: new Map(),
-    paneOfPid: new Map(),
-    now: T0,
-    ...over,
-  }
-}
+const sources = (over: Partial<ClaudeSources>) => claudeSources(T0, over)
 
 const none = new Set<string>()
 const byId = <S extends { id: string }>(sessions: S[], id: string) =>

@@ -7,6 +7,7 @@
  */
 import { engineEventSchema, type EngineEvent } from '../../../shared/schemas/event.ts'
 import { sameJson } from './same-json.ts'
+import { parseJson } from './parse-json.ts'
 import { parseLogText, type EventLogContents } from './event-line.ts'
 
 /**
@@ -22,12 +23,8 @@ export const VERIFIED_EVENT_LINES_VERSION = 1
  * defaulted, dropped or converted) and its time is a date. Null otherwise, or when it is no event.
  */
 export function exactEventOf(line: string): EngineEvent | null {
-  let json: unknown
-  try {
-    json = JSON.parse(line)
-  } catch {
-    return null
-  }
+  const json = parseJson(line)
+  if (json === undefined) return null
   const parsed = engineEventSchema.safeParse(json)
   if (!parsed.success || Number.isNaN(Date.parse(parsed.data.timestamp))) return null
   return sameJson(json, parsed.data) ? parsed.data : null
