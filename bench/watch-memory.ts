@@ -78,7 +78,8 @@ export async function benchWatchMemory(opts: { minutes: number }) {
       appends++
       if (Date.now() >= nextCommit) {
         const repo = repos[commits % repos.length] as string
-        await writeFile(join(repo, `bench-${commits}.txt`), `${commits}\n`)
+        // Unique content: a file left by an earlier run that stopped before its reset is committed too.
+        await writeFile(join(repo, `bench-${commits}.txt`), `${commits} ${randomUUID()}\n`)
         git(repo, ['add', '-A'])
         git(repo, ['commit', '-q', '-m', `bench commit ${commits}`])
         commits++
