@@ -46,8 +46,9 @@ export interface ClaudeReuse {
 
 /**
  * The sessions of `src`; with `reuse`, a settled session whose inputs are the very ones of the cycle
- * before and whose transcripts were not read is the session assembled then (ids are those of claudeSessionInputs:
- * a second transcript of one session id is keyed by its folder too). Also returns the assembly, for the next.
+ * before and whose transcripts were not read is the session assembled then (ids as claudeSessionInputs
+ * gives them: a second transcript of one session id is keyed by its folder too). Also returns the
+ * assembly, for the next cycle.
  */
 export function assembleClaudeSessionsReusing(
   src: ClaudeSources,
