@@ -25,23 +25,40 @@ export async function snapshotGroup(
   name: string,
   input: CycleInput,
 ): Promise<GroupBuilt> {
-  const prev = input.prev.get(group.projectDir) ?? null
-  const lastActivity = Math.max(
-    0,
-    ...group.sessions.map((s) => (s.last_activity ? isoMs(s.last_activity) || 0 : 0)),
-  )
   const read = group.isGit
-    ? await input.repos.read(group.projectDir, {
-        persisted: prev?.git ?? null,
-        lastActivity,
-        force: input.force,
-        trustWatcher: input.trustWatchers,
-        now: input.now,
-      })
+    ? await input.repos.read(group.projectDir, gitReadOptions(group, input))
     : null
   const errors: string[] = []
   const checklists = group.tasksFile ? await readChecklist(group.tasksFile, name, errors) : []
   return buildGroup(group, name, input, read, checklists, errors)
+}
+
+/**
+ * The project's snapshot when nothing has to be read for it (no task file; no repository, or one the
+ * tracker answers for without looking); null when `snapshotGroup` must read.
+ */
+export function snapshotWithoutReading(
+  group: ProjectGroup,
+  name: string,
+  input: CycleInput,
+): GroupBuilt | null {
+  if (group.tasksFile) return null
+  if (!group.isGit) return buildGroup(group, name, input, null, [])
+  const state = input.repos.unchanged(group.projectDir, gitReadOptions(group, input))
+  return state ? buildGroup(group, name, input, { state, newCommits: NO_NEW_COMMITS }, []) : null
+}
+
+function gitReadOptions(group: ProjectGroup, input: CycleInput) {
+  return {
+    persisted: input.prev.get(group.projectDir)?.git ?? null,
+    lastActivity: Math.max(
+      0,
+      ...group.sessions.map((s) => (s.last_activity ? isoMs(s.last_activity) || 0 : 0)),
+    ),
+    force: input.force,
+    trustWatcher: input.trustWatchers,
+    now: input.now,
+  }
 }
 
 export interface GroupBuilt {

@@ -16,7 +16,7 @@ import { errorText as messageOf } from '../../shared/log.ts'
 import { isoMs } from './core/iso-ms.ts'
 import { withTrouble } from './core/trouble.ts'
 import { commitCycle } from './cycle-commit.ts'
-import { buildGroup, snapshotGroup, type SnapshotRead } from './cycle-snapshots.ts'
+import { snapshotGroup, snapshotWithoutReading, type SnapshotRead } from './cycle-snapshots.ts'
 import { ignoreMatcher, type CycleMemo, type SessionWithProject } from './cycle-memo.ts'
 import { answersDir, waitingRequests } from './adapters/answers-dir.ts'
 import { withAnswerWindow } from './core/answer-rules.ts'
@@ -145,14 +145,14 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const lastCycle = Math.max(0, ...[...input.prev.values()].map((s) => isoMs(s.captured_at) || 0))
   const since = lastCycle || (baselineAt ? Date.parse(baselineAt) : now)
 
-  // Only a repository or a task file is read: the other projects are built on the spot.
+  // Only a repository that may have changed, or a task file, is read: the rest is built on the spot.
   const reads = pLimit(4)
   const built = await Promise.all(
     groups.map((group) => {
       const name = names.get(group.projectDir) ?? group.projectDir
-      return group.isGit || group.tasksFile
-        ? reads(() => snapshotGroup(group, name, input))
-        : buildGroup(group, name, input, null, [])
+      return (
+        snapshotWithoutReading(group, name, input) ?? reads(() => snapshotGroup(group, name, input))
+      )
     }),
   )
   memo.built = new Map(built.map((b) => [b.built.projectDir, b.built]))

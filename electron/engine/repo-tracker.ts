@@ -76,6 +76,11 @@ export interface RepoTracker {
     },
   ): Promise<GitRead>
   /**
+   * What `read` would answer without looking at the repository at all (its state is settled and its
+   * watcher healthy and quiet), or null when it would look: lets a cycle skip queueing a read.
+   */
+  unchanged(root: string, opts: Parameters<RepoTracker['read']>[1]): GitState | null
+  /**
    * The commits `heads` list up to are durably logged: the next read lists only commits after them.
    * Called by the cycle after a successful log append, for each repository read without error.
    */
@@ -141,25 +146,35 @@ export function createRepoTracker(opts: {
     return repo
   }
 
+  type ReadOptions = Parameters<RepoTracker['read']>[1]
+  /** Read with git since, no session active since (or read for activity just now), heads all told. */
+  const isSettled = (repo: TrackedRepo, opts: ReadOptions): boolean =>
+    repo.state !== null &&
+    repo.state.error === null &&
+    (opts.lastActivity <= repo.readAt || opts.now - repo.activityReadAt < ACTIVITY_REREAD_MS) &&
+    !opts.force &&
+    // Commits listed by the last read but not logged yet must be listed again.
+    sameHeads(repo.state.branch_heads, repo.committedHeads ?? persistedHeads(opts.persisted))
+  /** Its watcher may be believed that nothing changed. */
+  const trusts = (repo: TrackedRepo, opts: ReadOptions): boolean =>
+    opts.trustWatcher &&
+    repo.watcher !== null &&
+    repo.watcherHealthy &&
+    !repo.heard &&
+    opts.now - repo.fingerprintedAt < WATCHER_TRUST_MS
+
   return {
     rootOf: (dir) => findRepoRoot(dir)?.root ?? null,
-    async read(root, { persisted, lastActivity, force, trustWatcher: mayTrust, now }) {
+    unchanged(root, opts) {
+      const repo = repos.get(root)
+      return repo && isSettled(repo, opts) && trusts(repo, opts) ? repo.state : null
+    },
+    async read(root, opts) {
+      const { persisted, lastActivity, force, now } = opts
       const repo = track(root)
       const base = repo.committedHeads ?? persistedHeads(persisted)
-      const settled =
-        repo.state !== null &&
-        repo.state.error === null &&
-        (lastActivity <= repo.readAt || now - repo.activityReadAt < ACTIVITY_REREAD_MS) &&
-        !force &&
-        // Commits listed by the last read but not logged yet must be listed again.
-        sameHeads(repo.state.branch_heads, base)
-      const trustWatcher =
-        mayTrust &&
-        repo.watcher !== null &&
-        repo.watcherHealthy &&
-        !repo.heard &&
-        now - repo.fingerprintedAt < WATCHER_TRUST_MS
-      if (settled && trustWatcher && repo.state) {
+      const settled = isSettled(repo, opts)
+      if (settled && trusts(repo, opts) && repo.state) {
         return { state: repo.state, newCommits: NO_NEW_COMMITS }
       }
       // Cleared before the look, so a change told while it runs is heard next time.

@@ -73,6 +73,26 @@ describe('repo tracker: fingerprints', () => {
     expect(next.newCommits.commits.map((c) => c.subject)).toEqual(['after the first look'])
   })
 
+  it('answers unchanged without a look exactly when a trusted read would not look', async () => {
+    const { repo, tracker, read, looks, told } = await setUp(true)
+    const opts = (now: number, trustWatcher = true) => ({
+      persisted: null,
+      lastActivity: 0,
+      force: false,
+      trustWatcher,
+      now,
+    })
+    expect(tracker.unchanged(repo.dir, opts(500))).toBeNull()
+    const first = await read(1000, false)
+    expect(tracker.unchanged(repo.dir, opts(2000))).toBe(first.state)
+    expect(tracker.unchanged(repo.dir, opts(2000, false))).toBeNull()
+    expect(tracker.unchanged(repo.dir, opts(1000 + WATCHER_TRUST_MS))).toBeNull()
+    expect(looks()).toBe(1)
+    await repo.commit('told by the watcher')
+    await waitUntil(() => told.length > 0, 10_000, 'the watcher to tell of the commit')
+    expect(tracker.unchanged(repo.dir, opts(3000))).toBeNull()
+  })
+
   it('past the trust period a quiet watcher is checked anyway', async () => {
     const { read, looks } = await setUp(true)
     await read(1000, false)
