@@ -26,12 +26,18 @@ import {
 } from '../core/event-line.ts'
 import { withFileLock } from './file-lock.ts'
 import {
+  lastPruneOnDisk,
+  type EventLog,
+  type EventLogClock,
+  type EventLogOptions,
+  type PruneResult,
+} from './event-log-types.ts'
+import {
   isMissingFileError,
   openRegularForAppend,
   readRegularRange,
   readRegularFile,
   readRegularText,
-  readRegularTextSync,
   UnreadableFileError,
 } from './safe-read.ts'
 import { appendDurably, writeFileSafely } from './safe-write.ts'
@@ -49,59 +55,7 @@ import {
  */
 const LOG_MAX_BYTES = 64 * 1024 * 1024
 
-/** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
-export type EventLogClock = () => number | Date
-
-export interface EventLogOptions {
-  /** @default the system clock */
-  clock?: EventLogClock
-  /** Events older than this are pruned. @default 24 h */
-  maxAgeMs?: number
-  /** `pruneIfDue` prunes at most this often. @default 5 min */
-  pruneEveryMs?: number
-  /** A lock not refreshed for this long belongs to a dead process and is taken over. @default 10 s */
-  lockStaleMs?: number
-}
-
-export type { EventLogContents }
-
-export interface PruneResult {
-  kept: number
-  /** Events older than the maximum age (and repeated ids), removed. */
-  dropped: number
-  /** Corrupt lines moved to the `.corrupt.jsonl` file. */
-  corrupt: number
-}
-
-export interface EventLog {
-  /** Append the events whose id was never logged; resolves with the ones actually written. */
-  append(events: readonly EngineEvent[]): Promise<EngineEvent[]>
-  /** Every event in the file, in file order; a half-written last line is ignored. Takes no lock. */
-  readAll(): Promise<EventLogContents>
-  /** Drop events older than the maximum age, move corrupt lines aside. */
-  prune(now?: Date | number): Promise<PruneResult>
-  /** `prune` when the last prune by this instance is older than `pruneEveryMs`; else null. */
-  pruneIfDue(now?: Date | number): Promise<PruneResult | null>
-  /** Wait for pending writes; later calls to append or prune reject. */
-  close(): Promise<void>
-  /** Path of the file corrupt lines are moved to. */
-  readonly corruptFile: string
-}
-
-/**
- * When a marker says the log was last pruned; -Infinity (prune now) when there is none, it cannot be read,
- * or it names a time after `now` (a clock that jumped back must not put pruning off).
- */
-function lastPruneOnDisk(marker: string, now: number): number {
-  let at: number
-  try {
-    at = Number(readRegularTextSync(marker, { maxBytes: 64 }).trim())
-  } catch {
-    // No marker yet (a first run), or not one Navi wrote: prune, which writes it.
-    return -Infinity
-  }
-  return Number.isFinite(at) && at <= now ? at : -Infinity
-}
+export type { EventLog, EventLogClock, EventLogContents, EventLogOptions, PruneResult }
 
 /** Open (lazily: nothing is read or created before the first call) the event log in `file`. */
 export function createEventLog(file: string, options: EventLogOptions = {}): EventLog {
