@@ -68,7 +68,7 @@ export interface GroupBuilt {
 }
 
 /** A project's snapshot, or the one of the cycle before when it would be built from the same parts. */
-export function buildGroup(
+function buildGroup(
   group: ProjectGroup,
   name: string,
   input: CycleInput,

@@ -171,9 +171,11 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
                 continue
               }
               const line = serializeEvent(event)
-              // Only write what reads back as an event; anything else would be a corrupt line.
-              if (!parseEventLine(line)) continue
-              exact &&= exactEventOf(line) !== null
+              // Only write what reads back as an event; anything else would be a corrupt line. An exact line
+              // (the usual one) is one already: it is validated once.
+              const isExact = exactEventOf(line) !== null
+              if (!isExact && !parseEventLine(line)) continue
+              exact &&= isExact
               batch.add(event.id)
               fresh.push(event)
               lines.push(line)
