@@ -5,7 +5,7 @@
  */
 export const TESTED_CLI_VERSIONS = {
   claude: { oldest: '2.1.197', newest: '2.1.332' },
-  codex: { oldest: '0.140.0', newest: '0.169.0' },
+  codex: { oldest: '0.140.0', newest: '0.171.0' },
 } as const
 
 export type TestedCli = keyof typeof TESTED_CLI_VERSIONS

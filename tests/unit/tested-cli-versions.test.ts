@@ -29,7 +29,7 @@ describe('tested CLI versions', () => {
     )
     expect(testedRangeNote('claude', '2.1.400 (Claude Code)')).toMatch(/newer than tested/)
     expect(testedRangeNote('claude', '1.0.24 (Claude Code)')).toMatch(/older than tested/)
-    expect(testedRangeNote('codex', 'codex-cli 0.150.0')).toBe('0.150.0 (tested 0.140.0–0.169.0)')
+    expect(testedRangeNote('codex', 'codex-cli 0.150.0')).toBe('0.150.0 (tested 0.140.0–0.171.0)')
     expect(testedRangeNote('codex', 'codex-cli 0.77.0')).toMatch(/older than tested/)
   })
 })
