@@ -3,7 +3,8 @@
  * `node -e 0` measured in the same rounds (the machine's own floor): `--help`, and `status`, `sessions`
  * and `events` over the 1 GiB / 500-session corpus with a warm index and a day of events (2,000), first
  * with no Navi running (each command computes its answer) and then with `navi watch` running (each asks
- * it through the query socket). Commands run bundled, as `npm run build:cli` builds them (with the code
+ * it through the query socket). Each runs as a user runs `navi`: `bin/navi.cjs` (what `npm link` puts on
+ * PATH, with its check that the bundle is fresh) over the bundle `npm run build:cli` writes (with the code
  * cache the first command wrote; one row without it, for reference), in rounds that alternate the
  * commands so a noisy moment hits all of them alike.
  *
@@ -31,7 +32,9 @@ import {
 } from './lib/report.ts'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
-const CLI_DIR = join(REPO, 'out', 'bench-cli')
+/** Where bin/navi.cjs finds the bundle (`npm run build:cli` writes the same). */
+const CLI_DIR = join(REPO, 'out', 'cli')
+const NAVI_BIN = join(REPO, 'bin', 'navi.cjs')
 const WARMUP = 2
 const EVENTS = 2000
 
@@ -115,7 +118,7 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       outdir: CLI_DIR,
       logLevel: 'silent',
     })
-    const cli = join(CLI_DIR, 'navi.mjs')
+    const cli = NAVI_BIN
     const home = join(scratch, 'navi')
     const env: NodeJS.ProcessEnv = {
       ...process.env,

@@ -72,7 +72,7 @@ async function measureCycles(paths: Parameters<typeof createEngine>[0]['paths'],
 
 /** Starts `navi watch --json`, waits for its ready line, samples its CPU for `seconds`. */
 async function measureWatchCpu(env: NodeJS.ProcessEnv, seconds: number) {
-  const child = spawn(process.execPath, ['bin/navi.mjs', 'watch', '--json'], {
+  const child = spawn(process.execPath, ['bin/navi.cjs', 'watch', '--json'], {
     cwd: REPO,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

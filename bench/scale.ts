@@ -19,7 +19,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, truncate, utimes, writeFile } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bundleCli, bundleNaviCli } from '../scripts/cli-bundle.ts'
+import { bundleCli, bundleNaviCli, NAVI_CLI_FILE } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { ensureCorpus } from './lib/corpus.ts'
 import { parseChild } from './lib/index-report.ts'
@@ -178,7 +178,7 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
     logLevel: 'silent',
   })
   const appendChild = join(OUT, 'append', 'append-child.mjs')
-  const cli = join(OUT, 'cli', 'navi.mjs')
+  const cli = join(OUT, 'cli', NAVI_CLI_FILE)
   const child = join(OUT, 'child', 'index-child.mjs')
   const results: Record<string, unknown>[] = []
   for (const row of opts.quick ? ROWS.slice(0, 2) : ROWS) {

@@ -15,7 +15,7 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bundleNaviCli } from '../scripts/cli-bundle.ts'
+import { bundleNaviCli, NAVI_CLI_FILE } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { appendedPromptLine } from './lib/appended-line.ts'
 import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
@@ -69,7 +69,7 @@ export async function benchWatchMemory(opts: { minutes: number }) {
   let appends = 0
   let watch: ChildProcess | undefined
   try {
-    watch = await startNaviWatch(join(outDir, 'navi.mjs'), env)
+    watch = await startNaviWatch(join(outDir, NAVI_CLI_FILE), env)
     const started = Date.now()
     let nextSample = started
     let nextCommit = started + 5 * 60_000

@@ -3,8 +3,8 @@
 //
 // Libraries are bundled in, not loaded from node_modules at run time: resolving and compiling a few hundred
 // small files was most of a `navi status` (0.46 s → 0.32 s with nothing to show). The CLI is one CommonJS
-// file run by a small launcher with V8's code cache (electron/cli/launcher.ts); other programs are split
-// ES module chunks. Either sits beside the fold worker, at the depth the code expects when it finds
+// file run by a small CommonJS launcher with V8's code cache (electron/cli/launcher.ts); other programs are
+// split ES module chunks. Either sits beside the fold worker, at the depth the code expects when it finds
 // resources/ and the built renderer from its own location.
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
@@ -42,6 +42,14 @@ const withoutZodLocales: Plugin = {
   },
 }
 
+/** A CommonJS file built from ES module sources: their own location (`import.meta.url`) is the file's. */
+const AS_COMMONJS = {
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { 'import.meta.url': '__naviBundleUrl' },
+  banner: { js: "const __naviBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+} satisfies BuildOptions
+
 /** What every bundle of Navi's Node code shares. */
 const SHARED: BuildOptions = {
   bundle: true,
@@ -55,12 +63,18 @@ const SHARED: BuildOptions = {
   plugins: [withoutZodLocales],
 }
 
+/** The built command's first file (bin/navi.cjs requires it): the launcher. */
+export const NAVI_CLI_FILE = 'navi.cjs'
+/** The whole CLI in one CommonJS file, which the launcher runs with its code cache. */
+export const NAVI_CLI_CODE_FILE = 'navi-main.cjs'
+
 /**
- * The `navi` command as it ships (`npm run build:cli` → out/cli/): `navi.mjs`, the launcher that runs
- * `navi.cjs` (the whole CLI in one CommonJS file, so V8 can cache its bytecode: launcher.ts) and
+ * The `navi` command as it ships (`npm run build:cli` → out/cli/): `navi.cjs`, the launcher that runs
+ * `navi-main.cjs` (the whole CLI in one CommonJS file, so V8 can cache its bytecode: launcher.ts) and
  * `fold-worker.mjs`. One file, not chunks: with its bytecode cached, compiling all of it costs less than
  * finding and linking the chunks a command needs; what a command does not use is still never run
- * (esbuild keeps each dynamically imported module's body for its first use).
+ * (esbuild keeps each dynamically imported module's body for its first use). The launcher is CommonJS
+ * too: Node loads an ES module entry through its module loader, about 4 ms more on every command.
  */
 export async function bundleNaviCli(opts: {
   outdir: string
@@ -69,32 +83,47 @@ export async function bundleNaviCli(opts: {
   const { outdir, logLevel = 'info' } = opts
   await build({
     ...SHARED,
-    entryPoints: [{ in: CLI_ENTRY, out: 'navi' }],
-    format: 'cjs',
+    entryPoints: [{ in: CLI_ENTRY, out: NAVI_CLI_CODE_FILE.replace(/\.cjs$/, '') }],
+    ...AS_COMMONJS,
     outdir,
-    outExtension: { '.js': '.cjs' },
-    // The sources are ES modules: their own location is the bundle's.
-    define: { 'import.meta.url': '__naviBundleUrl' },
-    banner: { js: "const __naviBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel,
   })
-  const buildId = createHash('sha256')
-    .update(readFileSync(join(outdir, 'navi.cjs')))
-    .digest('hex')
-    .slice(0, 16)
+  const code = readFileSync(join(outdir, NAVI_CLI_CODE_FILE))
+  assertAscii(code, NAVI_CLI_CODE_FILE)
+  const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16)
   await build({
     ...SHARED,
-    entryPoints: [
-      { in: LAUNCHER, out: 'navi' },
-      { in: FOLD_WORKER, out: 'fold-worker' },
-    ],
+    entryPoints: [{ in: LAUNCHER, out: NAVI_CLI_FILE.replace(/\.cjs$/, '') }],
+    ...AS_COMMONJS,
+    define: {
+      ...AS_COMMONJS.define,
+      __NAVI_CLI_BUILD__: JSON.stringify(buildId),
+      __NAVI_CLI_CODE_FILE__: JSON.stringify(NAVI_CLI_CODE_FILE),
+    },
+    outdir,
+    logLevel,
+  })
+  await build({
+    ...SHARED,
+    entryPoints: [{ in: FOLD_WORKER, out: 'fold-worker' }],
     format: 'esm',
     outdir,
     outExtension: { '.js': '.mjs' },
-    define: { __NAVI_CLI_BUILD__: JSON.stringify(buildId) },
     banner: { js: COMMONJS_GLOBALS },
     logLevel,
   })
+}
+
+/**
+ * The launcher reads the CLI as UTF-8 on every command: one non-ASCII character makes V8 hold all of it as
+ * a two-byte string (twice the memory, slower to decode and to check against its code cache). esbuild
+ * escapes non-ASCII in strings but not in regular expression literals: write those as `\uXXXX`.
+ */
+function assertAscii(code: Buffer, name: string): void {
+  const at = code.findIndex((byte) => byte > 0x7f)
+  if (at === -1) return
+  const near = code.subarray(Math.max(0, at - 60), at + 20).toString('utf8')
+  throw new Error(`${name} is not ASCII at byte ${at}, near: ${near}`)
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The built `navi` command's first module (out/cli/navi.mjs): runs the CLI bundle beside it (navi.cjs) with
+ * The built `navi` command's first file (out/cli/navi.cjs): runs the CLI bundle beside it (navi-main.cjs) with
  * V8's code cache. Compiling the CLI was a fifth of a `navi status` on every run (Node 20 has no compile
  * cache of its own for it; `module.enableCompileCache` came with 22.1): the bytecode the first run compiled
  * is kept in `$NAVI_HOME/cache/` and handed back to V8 next time, which checks that it was made from this
@@ -25,12 +25,14 @@ import { Script } from 'node:vm'
 import { resolvePaths } from '../runtime/paths.ts'
 import { CODE_CACHE_STATE, type CodeCacheState } from './code-cache-state.ts'
 
-/** A hash of navi.cjs, set by the build (scripts/cli-bundle.ts): a new build never reads an old cache. */
+/** A hash of the CLI bundle, set by the build (scripts/cli-bundle.ts): a new build never reads an old cache. */
 declare const __NAVI_CLI_BUILD__: string
+/** The CLI bundle's file name beside this one, set by the build. */
+declare const __NAVI_CLI_CODE_FILE__: string
 
 const CACHE_PREFIX = 'cli-code-'
 const here = dirname(fileURLToPath(import.meta.url))
-const codeFile = join(here, 'navi.cjs')
+const codeFile = join(here, __NAVI_CLI_CODE_FILE__)
 const cacheDir = join(resolvePaths().naviHome, 'cache')
 const cacheFile = join(
   cacheDir,
@@ -77,7 +79,9 @@ function writeCache(script: Script): void {
 }
 
 const cachedData = readCache()
-const source = readFileSync(codeFile, 'utf8')
+// The build keeps the bundle ASCII (scripts/cli-bundle.ts): read as Latin-1, it is the same text, decoded
+// faster, into a one-byte string.
+const source = readFileSync(codeFile, 'latin1')
 const script = new Script(
   `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
   { filename: codeFile, cachedData },

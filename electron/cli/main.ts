@@ -1,4 +1,4 @@
-/** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.mjs calls it. */
+/** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.cjs calls it. */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseDuration } from '../../shared/duration.ts'

@@ -15,7 +15,7 @@ let elsewhere: string
 let env: NaviEnv
 
 beforeAll(async () => {
-  // Same depth as out/cli/navi.mjs, so the bundle looks for its resources as the real one does.
+  // Same depth as out/cli/navi.cjs, so the bundle looks for its resources as the real one does.
   bundle = await bundleNaviForTest(`cli-test-${process.pid}`)
   elsewhere = mkdtempSync(join(tmpdir(), 'navi-cwd-'))
   env = await createNaviEnv()

@@ -117,7 +117,7 @@ describe('human output', () => {
     async () => {
       const child = execa(
         'node',
-        [join(import.meta.dirname, '../../bin/navi.mjs'), 'watch', '--no-pm'],
+        [join(import.meta.dirname, '../../bin/navi.cjs'), 'watch', '--no-pm'],
         {
           env,
           extendEnv: false,

@@ -179,7 +179,7 @@ describe.skipIf(codexMissing)(
       const listed = sessions.filter((s) => s.agent === 'codex')
       expect(listed.map((s) => [s.id, s.project])).toEqual([[threadId, project?.name]])
 
-      const cli = await execa(process.execPath, ['bin/navi.mjs', 'sessions', '--json', '--all'], {
+      const cli = await execa(process.execPath, ['bin/navi.cjs', 'sessions', '--json', '--all'], {
         cwd: repoRoot,
         env: {
           ...hermeticBaseEnv(),

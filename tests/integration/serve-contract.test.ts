@@ -156,7 +156,7 @@ describe('the contract over HTTP', () => {
 describe('navi serve (the command)', () => {
   it('prints {url, port, token} as one JSON line, serves, and exits 0 on SIGTERM', async () => {
     const env = await createNaviEnv({ NAVI_RENDERER_DIR: join(temp.root, 'no-renderer') })
-    const bin = join(import.meta.dirname, '../../bin/navi.mjs')
+    const bin = join(import.meta.dirname, '../../bin/navi.cjs')
     const child = execa('node', [bin, 'serve', '--port', '0', '--json', '--no-pm'], {
       env,
       extendEnv: false,
@@ -200,7 +200,7 @@ describe('navi serve (the command)', () => {
 
   it('refuses a bad --port', async () => {
     const env = await createNaviEnv()
-    const bin = join(import.meta.dirname, '../../bin/navi.mjs')
+    const bin = join(import.meta.dirname, '../../bin/navi.cjs')
     const result = await execa('node', [bin, 'serve', '--port', 'http'], {
       env,
       extendEnv: false,

@@ -1,5 +1,5 @@
 /**
- * Runs the real `navi` CLI (bin/navi.mjs) as a subprocess with its own NAVI_HOME / CLAUDE_CONFIG_DIR /
+ * Runs the real `navi` CLI (bin/navi.cjs) as a subprocess with its own NAVI_HOME / CLAUDE_CONFIG_DIR /
  * CODEX_HOME: `runNavi(['status', '--json'], env)` for one-shot commands, `startNaviWatch(env)` for
  * `navi watch --json`, whose stdout lines are collected as events and can be awaited (bounded).
  */
@@ -10,7 +10,7 @@ import { execa, type ResultPromise } from 'execa'
 import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
 import { waitUntil } from './wait.ts'
 
-const NAVI_BIN = resolve(import.meta.dirname, '../../bin/navi.mjs')
+const NAVI_BIN = resolve(import.meta.dirname, '../../bin/navi.cjs')
 
 export interface NaviEnv {
   NAVI_HOME: string

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { bundleCli, bundleNaviCli } from '../../scripts/cli-bundle.ts'
+import { bundleCli, bundleNaviCli, NAVI_CLI_FILE } from '../../scripts/cli-bundle.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -27,7 +27,7 @@ export async function bundleNaviForTest(
   const dir = join(ROOT, 'out', folder)
   await bundleNaviCli({ outdir: dir, logLevel: 'silent' })
   return {
-    file: join(dir, 'navi.mjs'),
+    file: join(dir, NAVI_CLI_FILE),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   }
 }

@@ -49,6 +49,18 @@ Some prose, and a link [x] that is not an item.
 describe('parseChecklist', () => {
   const lists = parseChecklist(BACKLOG, SOURCE)
 
+  it('takes an id before a colon, an en or em dash, a period or a space', () => {
+    const headings = ['PBI-1: One', 'PBI-2 – Two', 'PBI-3 — Three', 'PBI-4. Four', 'PBI-5 Five']
+    const parsed = parseChecklist(headings.map((h) => `## ${h}\n- [ ] x\n`).join('\n'), SOURCE)
+    expect(parsed.map((l) => [l.id, l.title])).toEqual([
+      ['PBI-1', 'One'],
+      ['PBI-2', 'Two'],
+      ['PBI-3', 'Three'],
+      ['PBI-4', 'Four'],
+      ['PBI-5', 'Five'],
+    ])
+  })
+
   it('groups items by ## heading, the items above the first one under the file name', () => {
     expect(lists.map((l) => [l.id, l.title, l.tasks.length])).toEqual([
       ['backlog', 'backlog', 2],

@@ -80,6 +80,7 @@ describe('relay conventions', () => {
     expect(planKeywordIn('Refactor the parser', k)).toBe('refactor')
     expect(planKeywordIn('please set up a CI job', k)).toBe('set up a')
     expect(planKeywordIn('add "integrate weather alerts" to the backlog', k)).toBeNull()
+    expect(planKeywordIn('add “integrate weather alerts” to the backlog', k)).toBeNull()
     expect(planKeywordIn('fix the reimplementation typo', k)).toBeNull()
     expect(readPlanReply('Yes!')).toBe('approve')
     expect(readPlanReply(' go ahead ')).toBe('approve')

@@ -53,7 +53,7 @@ export function foldWorkerCount(cores = availableParallelism()): number {
 
 /**
  * The worker script next to this module: built (`.mjs`, `.js`), or, from the sources, the `.ts` file run
- * through tsx (bin/navi.mjs, tests): a tiny module registers tsx in the worker first, then imports it.
+ * through tsx (bin/navi.cjs, tests): a tiny module registers tsx in the worker first, then imports it.
  */
 function workerScript(): URL | null {
   // Beside this module (the CLI bundle), or one folder up from a shared chunk (the Electron build).

@@ -27,7 +27,8 @@ const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX~-])\]\s+(.*?)\s*$/
 const PBI_HEADING = /^##\s+(.*?)\s*#*\s*$/
 const FENCE = /^\s*(```|~~~)/
 const IN_PROGRESS_PREFIX = /^\(in progress\)\s*/i
-const ID_PREFIX = /^([A-Za-z][A-Za-z0-9]*-\d+)\b\s*[:\-–—.]?\s*(.*)$/
+/** `PBI-12: …`, `PBI-12 – …` (an en or em dash, escaped: the CLI bundle stays ASCII), `PBI-12. …` */
+const ID_PREFIX = /^([A-Za-z][A-Za-z0-9]*-\d+)\b\s*[:\-\u2013\u2014.]?\s*(.*)$/
 
 interface Section {
   id: string

@@ -26,7 +26,11 @@ export interface PaneDialog {
 }
 
 const QUESTION = /^(?:Do you want to|Would you like to) .+\?$/
-const OPTION = /^(?:[❯›]\s*)?(\d)\.\s+(.+)$/
+// Non-ASCII characters are written as escapes: the CLI bundle stays ASCII (scripts/cli-bundle.ts).
+/** An option line, after the selected one's pointer: `❯` (claude) or `›` (codex). */
+const OPTION = /^(?:[\u276F\u203A]\s*)?(\d)\.\s+(.+)$/
+/** A line starting with that pointer. */
+const POINTED = /^[\u276F\u203A]/
 /** A Codex option's shortcut at its end: `(y)`, `(esc)`. */
 const SHORTCUT = /\((y|n|a|p|esc)\)$/
 const FOOTER = /esc to cancel/i
@@ -34,7 +38,8 @@ const FOOTER = /esc to cancel/i
 const DIALOG_LINES = 40
 
 function screenLines(screen: string): string[] {
-  return screen.split('\n').map((line) => line.replace(/^\s*│\s?/, '').trim())
+  // Without a box's left edge (│).
+  return screen.split('\n').map((line) => line.replace(/^\s*\u2502\s?/, '').trim())
 }
 
 /** The permission dialog the screen shows, once fully drawn (its footer is there); else null. */
@@ -75,7 +80,7 @@ export function readPermissionDialog(screen: string): PaneDialog | null {
  * base name), is on it. A detail Navi cut short counts up to the cut.
  */
 export function dialogShowsRequest(dialog: PaneDialog, pending: PendingRequest): boolean {
-  const detail = (pending.detail ?? '').replace(/…$/, '')
+  const detail = (pending.detail ?? '').replace(/\u2026$/, '') // Navi's cut (…)
   if (detail.trim() === '') return false
   const candidates = [detail]
   if (detail.startsWith('/')) candidates.push(detail.slice(detail.lastIndexOf('/') + 1))
@@ -106,7 +111,7 @@ export function readyForInput(screen: string): boolean {
   const lines = screenLines(screen).filter((line) => line !== '')
   if (lines.some((line) => QUESTION.test(line))) return false
   if (/esc to interrupt/i.test(screen)) return false
-  return lines.slice(-8).some((line) => /^[❯›]/.test(line) && !OPTION.test(line))
+  return lines.slice(-8).some((line) => POINTED.test(line) && !OPTION.test(line))
 }
 
 /** Text typed into a prompt as one line: a newline would send it early, control characters do things. */

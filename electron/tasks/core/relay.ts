@@ -75,7 +75,7 @@ export function readMarkers(text: string): Marker[] {
  * what it asks for (`add "integrate weather alerts" to the backlog` is not an integration).
  */
 export function planKeywordIn(text: string, keywords: readonly string[]): string | null {
-  const unquoted = text.replace(/"[^"]*"|“[^”]*”|'[^'\n]{3,}'/g, ' ')
+  const unquoted = text.replace(/"[^"]*"|\u201C[^\u201D]*\u201D|'[^'\n]{3,}'/g, ' ') // “curly” quotes too
   return keywords.find((k) => containsWord(unquoted, k)) ?? null
 }
 

@@ -12,7 +12,7 @@ import type { IpcResult } from '../../../shared/ipc-contract.ts'
 import { waitUntil } from '../../support/wait.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..')
-const NAVI_BIN = resolve(REPO_ROOT, 'bin/navi.mjs')
+const NAVI_BIN = resolve(REPO_ROOT, 'bin/navi.cjs')
 export const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
 
 /**

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Runs the `navi` CLI: the bundle `npm run build` writes, when it is newer than every source file
 // (a checkout being edited never runs stale code), otherwise the TypeScript sources through tsx.
-import { readdirSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+// CommonJS, as the bundle's launcher is: an ES module entry costs every command its module loader.
+'use strict'
+const { readdirSync, statSync } = require('node:fs')
+const { join } = require('node:path')
+const { pathToFileURL } = require('node:url')
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bundle = join(root, 'out', 'cli', 'navi.mjs')
+const root = join(__dirname, '..')
+const bundle = join(root, 'out', 'cli', 'navi.cjs')
 
 function newestSource(dir) {
   let newest = 0
@@ -28,9 +30,11 @@ function bundleIsFresh() {
 }
 
 if (bundleIsFresh()) {
-  await import(pathToFileURL(bundle).href)
+  require(bundle)
 } else {
-  const { register } = await import('tsx/esm/api')
-  register()
-  await import(pathToFileURL(join(root, 'electron', 'cli', 'navi.ts')).href)
+  void (async () => {
+    const { register } = await import('tsx/esm/api')
+    register()
+    await import(pathToFileURL(join(root, 'electron', 'cli', 'navi.ts')).href)
+  })()
 }
