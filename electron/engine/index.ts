@@ -10,7 +10,7 @@ import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
 import { createEventLog } from './adapters/event-log.ts'
 import { createSnapshotStore } from './adapters/snapshot-store.ts'
-import { filterEvents } from './core/event-line.ts'
+import { countAtOrAfter, filterEvents } from './core/event-line.ts'
 import { naviFiles, type EnginePaths } from './core/paths.ts'
 import {
   emptyDiagnostics,
@@ -77,7 +77,12 @@ export interface Engine {
   /** Every session of the last cycle, ended ones included, with its project's name. */
   getSessions(): SessionWithProject[]
   subscribe(listener: EngineListener): () => void
-  listEvents(query: { sinceMs?: number; project?: string }): Promise<EngineEvent[]>
+  /**
+   * The log's events, newest first (since `sinceMs` ago, of one project). Without a query, the same
+   * array for as long as the log is unchanged (pages of a day of events sort it once): never changed by
+   * its callers.
+   */
+  listEvents(query: { sinceMs?: number; project?: string }): Promise<readonly EngineEvent[]>
   /** Events from outside the watch (delegated tasks): logged, then heard by every listener. */
   record(events: readonly EngineEvent[]): Promise<void>
   diagnostics(): CycleDiagnostics
@@ -100,6 +105,8 @@ export function createEngine(opts: EngineOptions): Engine {
   const store = createSnapshotStore(files.snapshotsDir)
   const sources = opts.sources ?? createSessionSources(opts.paths)
   const listeners = new Set<EngineListener>()
+  /** The log's last read, sorted newest first (keyed by the read: a changed log is a new array). */
+  const newestFirst = new WeakMap<readonly EngineEvent[], readonly EngineEvent[]>()
   const watching = opts.watch ?? true
   const repos = createRepoTracker({
     watch: watching,
@@ -313,11 +320,16 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async listEvents(query) {
       const { events } = await log.readAll()
-      const since = query.sinceMs !== undefined ? clock() - query.sinceMs : undefined
-      return filterEvents(events, {
-        ...(since !== undefined ? { since } : {}),
-        ...(query.project ? { project: query.project } : {}),
-      })
+      let all = newestFirst.get(events)
+      if (!all) {
+        all = filterEvents(events)
+        newestFirst.set(events, all)
+      }
+      const recent =
+        query.sinceMs === undefined
+          ? all
+          : all.slice(0, countAtOrAfter(all, clock() - query.sinceMs))
+      return query.project ? recent.filter((e) => e.project === query.project) : recent
     },
     async record(events) {
       if (events.length === 0) return

@@ -128,7 +128,7 @@ export function createPm(opts: PmOptions): Pm {
     statusListeners.forEach((listener) => listener(status))
 
   /** Memory snapshot, system prompt and inbox for one run; throws when the PM's folder cannot be made ready. */
-  const prepare = async (trigger: PmTrigger, events: EngineEvent[]): Promise<string> => {
+  const prepare = async (trigger: PmTrigger, events: readonly EngineEvent[]): Promise<string> => {
     try {
       await ensureLayout()
     } catch (error) {
@@ -188,7 +188,7 @@ export function createPm(opts: PmOptions): Pm {
     }
   }
 
-  const run = async (trigger: PmTrigger, events: EngineEvent[]): Promise<boolean> => {
+  const run = async (trigger: PmTrigger, events: readonly EngineEvent[]): Promise<boolean> => {
     let result: PmRunResult
     try {
       const inbox = await prepare(trigger, events)

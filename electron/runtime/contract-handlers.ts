@@ -18,6 +18,7 @@ import { visibleItems, withDismissal } from '../pm/core/dismissals.ts'
 import { ruleSuggestions } from '../pm/core/suggestion-rules.ts'
 import { presentBriefing, readDismissals, writeDismissals } from '../pm/dismissals-file.ts'
 import { pageEvents } from './events-page.ts'
+import { countAtOrAfter } from '../engine/core/event-line.ts'
 import { answeringState, answerPermissionRequest, setAnswering } from './answer-request.ts'
 import type { AnswerFace } from '../../shared/schemas/answer.ts'
 import { replyToSession } from './reply-request.ts'
@@ -102,8 +103,8 @@ export function createContractHandlers(deps: ContractDeps): ContractHandlers {
       if (sinceMs !== null && Number.isNaN(sinceMs))
         throw new Error(`since: not a timestamp: ${since}`)
       const events = await deps.engine.listEvents(project ? { project } : {})
-      const recent =
-        sinceMs === null ? events : events.filter((e) => Date.parse(e.timestamp) >= sinceMs)
+      // Newest first: the events since a moment are a prefix.
+      const recent = sinceMs === null ? events : events.slice(0, countAtOrAfter(events, sinceMs))
       return pageEvents(recent, { limit, before })
     },
 

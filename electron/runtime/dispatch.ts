@@ -9,6 +9,7 @@ import {
   type IpcChannel,
   type IpcResult,
 } from '../../shared/ipc-contract.ts'
+import { describeIssues } from './describe-issues.ts'
 
 /** The `error.code` values of a failed call. */
 export type DispatchErrorCode = 'unknown_channel' | 'bad_input' | 'failed' | 'bad_output'
@@ -59,16 +60,6 @@ function normalizeVoidInput(schema: z.ZodType, raw: unknown): unknown {
     raw === null ||
     (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0)
   return empty ? undefined : raw
-}
-
-/** `path: message` for the first few issues, on one line. */
-export function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 3).map((issue) => {
-    const path = issue.path.map(String).join('.')
-    return path ? `${path}: ${issue.message}` : issue.message
-  })
-  const more = error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : ''
-  return shown.join('; ') + more
 }
 
 function failure(code: DispatchErrorCode, message: string): IpcResult<never> {

@@ -1,5 +1,6 @@
 import type { EventsPage } from '../../shared/ipc-contract.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
+import { countAtOrAfter } from '../engine/core/event-line.ts'
 
 /**
  * One page of `events` (already newest first): those strictly older than `before`, at most `limit`.
@@ -12,7 +13,7 @@ export function pageEvents(
   query: { limit: number; before?: string | undefined },
 ): EventsPage {
   const before = query.before === undefined ? Infinity : Date.parse(query.before)
-  const older = Number.isNaN(before) ? [] : events.filter((e) => Date.parse(e.timestamp) < before)
+  const older = Number.isNaN(before) ? [] : events.slice(countAtOrAfter(events, before))
   if (older.length <= query.limit) return { events: older, has_more: false }
 
   const boundary = Date.parse(older[query.limit - 1]?.timestamp ?? '')

@@ -21,9 +21,8 @@ import { createPushHub, type PushHub } from './push-hub.ts'
 import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
 import { createLogger, type NaviLogger } from './logger.ts'
 import { checkTools } from './tools.ts'
-import { dispatchCall } from './dispatch.ts'
 import { querySocketPath } from './query-protocol.ts'
-import { openQuerySocket, type QuerySocket } from './query-socket.ts'
+import type { QuerySocket } from './query-socket.ts'
 import {
   answersDir,
   claimListener,
@@ -199,6 +198,12 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       )
       return null
     }
+    // Loaded by a live runtime alone: checking every call against the whole contract builds every
+    // schema of it, which a read-only command (a `once` runtime) never needs.
+    const [{ openQuerySocket }, { dispatchCall }] = await Promise.all([
+      import('./query-socket.ts'),
+      import('./dispatch.ts'),
+    ])
     return openQuerySocket({
       path,
       answer: async (channel, input) => {

@@ -3,9 +3,10 @@
  * first, and computes the answer itself only when none answers. Small on purpose (no engine, no zod):
  * when a Navi runs, this is all a command loads besides its printing.
  */
-import { createConnection } from 'node:net'
+import { existsSync } from 'node:fs'
 import type { IpcOutput } from '../../shared/ipc-contract.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
+import { net } from '../engine/adapters/lazy-builtins.ts'
 import { QUERY_PROTOCOL, querySocketPath, type QueryChannel } from './query-protocol.ts'
 
 /** A Navi that is running answers within a cycle; one that does not after this is not waited for. */
@@ -26,6 +27,11 @@ export function askRunningNavi<C extends QueryChannel>(
 ): Promise<Asked<C>> {
   const path = querySocketPath(paths)
   if (path === null) return Promise.resolve({ ok: false, reason: 'absent' })
+  // `node:net` (and the streams under it) only when a socket is there to ask: with no Navi running, the
+  // command computes its answer without it. A named pipe (Windows) is always asked.
+  if (process.platform !== 'win32' && !existsSync(path))
+    return Promise.resolve({ ok: false, reason: 'absent' })
+  const { createConnection } = net()
   return new Promise((resolve) => {
     const socket = createConnection(path)
     const chunks: Buffer[] = []

@@ -17,7 +17,7 @@ import {
   type SettingPatch,
   type Settings,
 } from '../../shared/schemas/settings.ts'
-import { describeIssues } from './dispatch.ts'
+import { describeIssues } from './describe-issues.ts'
 import { mergeSettingPatch } from '../../shared/schemas/settings.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 import { errorText } from '../../shared/log.ts'

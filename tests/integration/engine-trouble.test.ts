@@ -96,7 +96,7 @@ type TroubleEvent = EventOf<'session_trouble'> | EventOf<'session_trouble_cleare
 
 /** The log's trouble events, oldest first (the engine lists newest first). */
 async function troubleEvents(w: World): Promise<TroubleEvent[]> {
-  return (await w.engine.listEvents({}))
+  return [...(await w.engine.listEvents({}))]
     .reverse()
     .filter(
       (e): e is TroubleEvent =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  countAtOrAfter,
   eventId,
   filterEvents,
   parseEventLine,
@@ -165,6 +166,24 @@ describe('filterEvents', () => {
     const copy = [...events]
     filterEvents(events)
     expect(events).toEqual(copy)
+  })
+})
+
+describe('countAtOrAfter', () => {
+  it('counts the newest-first events at or after a moment, as filtering each would', () => {
+    // Runs of equal timestamps, at both ends and in the middle.
+    const minutes = [9, 9, 8, 7, 7, 7, 5, 3, 3, 1]
+    const newestFirst = minutes.map((m, i) =>
+      event(String(i), `2025-06-02T10:${String(m).padStart(2, '0')}:00Z`),
+    )
+    for (let m = 0; m <= 10; m++) {
+      const at = Date.parse(`2025-06-02T10:${String(m).padStart(2, '0')}:00Z`)
+      const filtered = newestFirst.filter((e) => Date.parse(e.timestamp) >= at).length
+      expect(countAtOrAfter(newestFirst, at), `minute ${m}`).toBe(filtered)
+    }
+    expect(countAtOrAfter(newestFirst, -Infinity)).toBe(minutes.length)
+    expect(countAtOrAfter(newestFirst, Infinity)).toBe(0)
+    expect(countAtOrAfter([], 0)).toBe(0)
   })
 })
 

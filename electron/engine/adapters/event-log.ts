@@ -261,9 +261,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       try {
         const st = await stat(file)
         key = `${identityOf(st)}:${st.size}:${st.mtimeMs}`
-        if (lastRead?.key === key) {
-          return { events: [...lastRead.contents.events], corrupt: lastRead.contents.corrupt }
-        }
+        if (lastRead?.key === key) return lastRead.contents
         bytes = await readRegularFile(file, { maxBytes: LOG_MAX_BYTES })
       } catch (err) {
         if (isMissingFileError(err)) return { events: [], corrupt: 0 }
@@ -271,7 +269,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       }
       // Written after the stat, the bytes may be newer than `key`: the next read then parses again.
       lastRead = { key, contents: parseVerifiedLog(bytes, verifiedBytesOf(verifiedMarker, bytes)) }
-      return { events: [...lastRead.contents.events], corrupt: lastRead.contents.corrupt }
+      return lastRead.contents
     },
     close: async () => {
       closed = true

@@ -6,7 +6,6 @@
  */
 import { lstat, mkdir, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import lockfile from 'proper-lockfile'
 import { openRegularForAppend } from './safe-read.ts'
 
 /** Runs `task` holding the lock on `file` (created empty if missing); a lock older than `staleMs` is taken over. */
@@ -19,6 +18,9 @@ export async function withFileLock<T>(
   await mkdir(dirname(file), { recursive: true })
   await (await openRegularForAppend(file)).close()
   await removeImpossibleLock(lockPath, staleMs)
+  // Loaded at the first lock: it loads `assert` and signal handlers, which a command that writes no
+  // event never needs.
+  const { default: lockfile } = await import('proper-lockfile')
   let release: () => Promise<void>
   try {
     release = await lockfile.lock(file, {

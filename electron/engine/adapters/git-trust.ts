@@ -10,7 +10,7 @@
  * would switch the check off), accepts it. On top of that, every git Navi runs has the repository-
  * controlled executables it could reach switched off (`GIT_HARDENING_CONFIG`).
  */
-import { spawnSync } from 'node:child_process'
+import { childProcess } from './lazy-builtins.ts'
 import { statSync } from 'node:fs'
 import { devNull } from 'node:os'
 import { dirname } from 'node:path'
@@ -184,12 +184,16 @@ export type AskGit = (workTree: string) => { ok: boolean; stderr: string }
 
 /** Runs `git rev-parse --git-dir` in `workTree` with discovery, the hardening and the user's own config. */
 export const askGitSync: AskGit = (workTree) => {
-  const result = spawnSync('git', [...hardeningArgs(), '-C', workTree, 'rev-parse', '--git-dir'], {
-    env: gitEnvironment(process.env, workTree),
-    encoding: 'utf8',
-    timeout: 10_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const result = childProcess().spawnSync(
+    'git',
+    [...hardeningArgs(), '-C', workTree, 'rev-parse', '--git-dir'],
+    {
+      env: gitEnvironment(process.env, workTree),
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   if (result.error) return { ok: false, stderr: result.error.message }
   return { ok: result.status === 0, stderr: result.stderr ?? '' }
 }

@@ -1,5 +1,5 @@
 import { statSync, type Stats } from 'node:fs'
-import { openFoldPool, type FoldPool } from './fold-pool.ts'
+import type { FoldPool } from './fold-pool.ts'
 import type { FolderName } from './jsonl-folders.ts'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { decodeIndexed, type JsonlFolder, type JsonlSummaryCodec } from './jsonl-fold-contract.ts'
@@ -241,7 +241,10 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     const fresh = plans.filter((p) => p.fromStart)
     const freshBytes = fresh.reduce((sum, p) => sum + p.info.size, 0)
     const pool =
-      parallel && fresh.length > 1 && freshBytes >= parallel.minBytes ? openFoldPool() : null
+      parallel && fresh.length > 1 && freshBytes >= parallel.minBytes
+        ? // Loaded for a cold read alone: `worker_threads` is no warm command's business.
+          (await import('./fold-pool.ts')).openFoldPool()
+        : null
     if (!pool || !parallel) {
       await pLimit(READ_CONCURRENCY).map(plans, (plan) => readHere(plan, update))
       return

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { childProcess } from './lazy-builtins.ts'
 
 /** Whether a process exists; EPERM means it exists but belongs to someone else. */
 export function isPidAlive(pid: number): boolean {
@@ -19,7 +19,7 @@ export function isPidAlive(pid: number): boolean {
 export function descendantsOf(pid: number): number[] {
   let listing: string
   try {
-    listing = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
+    listing = childProcess().execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
       encoding: 'utf8',
       timeout: 5_000,
       stdio: ['ignore', 'pipe', 'ignore'],

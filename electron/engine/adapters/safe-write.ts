@@ -6,7 +6,7 @@
  * itself). Such a path is refused with a clear error instead; a missing file is created.
  */
 import { stat } from 'node:fs/promises'
-import writeFileAtomic from 'write-file-atomic'
+import type writeFileAtomic from 'write-file-atomic'
 import {
   entryKindName,
   isMissingFileError,
@@ -32,7 +32,9 @@ export async function writeFileSafely(
       `is ${entryKindName(target)}, not a regular file; Navi will not write over it`,
     )
   }
-  await writeFileAtomic(path, data, options)
+  // Loaded at the first write: it loads `worker_threads`, which a command that writes nothing never needs.
+  const { default: write } = await import('write-file-atomic')
+  await write(path, data, options)
 }
 
 /** One O_APPEND write of the whole buffer to a regular file, flushed to disk; resolves with the bytes written. */

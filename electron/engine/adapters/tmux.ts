@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { childProcess } from './lazy-builtins.ts'
 import { readFileSync } from 'node:fs'
 import { loadExeca } from './execa-lazy.ts'
 import {
@@ -51,7 +51,7 @@ export function readParentPid(pid: number): number | null {
   }
   try {
     // Synchronous, so plain Node's: a non-zero exit throws, which is "gone" here.
-    const stdout = execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
+    const stdout = childProcess().execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
       encoding: 'utf8',
       timeout: 2_000,
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -112,6 +112,22 @@ export function filterEvents(
     .map(({ event }) => event)
 }
 
+/**
+ * How many of `newestFirst` (events sorted as `filterEvents` sorts them) are at or after `ms`: a binary
+ * search, so a page or a window of a day of events parses a dozen timestamps, not every one. Pure.
+ */
+export function countAtOrAfter(newestFirst: readonly EngineEvent[], ms: number): number {
+  let low = 0
+  let high = newestFirst.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    const event = newestFirst[mid]
+    if (event && eventTime(event) >= ms) low = mid + 1
+    else high = mid
+  }
+  return low
+}
+
 function toMs(time: Date | number): number {
   return typeof time === 'number' ? time : time.getTime()
 }
@@ -128,7 +144,8 @@ export function splitLogLines(text: string): { lines: string[]; partial: string 
 }
 
 export interface EventLogContents {
-  events: EngineEvent[]
+  /** In log order. Shared with the log's cache of its last read: never changed by a reader. */
+  events: readonly EngineEvent[]
   /** Complete lines that are not valid events. */
   corrupt: number
 }
