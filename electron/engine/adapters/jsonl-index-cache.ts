@@ -16,6 +16,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
+import { asciiJson } from '../core/ascii-json.ts'
 
 /** An index larger than this is not read (cold start instead). @default 512 MiB */
 const INDEX_MAX_BYTES = 512 * 1024 * 1024
@@ -136,7 +137,9 @@ export async function saveJsonlIndex(
   files: readonly IndexedFile[],
 ): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
-  const body = JSON.stringify(files)
+  // ASCII: one `…` in a prompt made the whole index a two-byte string at every start (decoded three
+  // times slower, held in twice the memory).
+  const body = asciiJson(JSON.stringify(files))
   const header = JSON.stringify({ format: INDEX_FORMAT, summaryVersion, sha256: sha256(body) })
   await writeFileSafely(file, `${header}\n${body}`, { fsync: false })
 }

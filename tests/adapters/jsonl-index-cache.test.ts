@@ -1,0 +1,64 @@
+/**
+ * The on-disk transcript index (jsonl-index-cache.ts) against real files in a temp dir: written ASCII,
+ * read back trusted and equal, and an index an older Navi wrote (raw UTF-8) is still trusted.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  loadJsonlIndex,
+  saveJsonlIndex,
+  type IndexedFile,
+} from '../../electron/engine/adapters/jsonl-index-cache.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function indexFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'navi-index-'))
+  dirs.push(dir)
+  return join(dir, 'cache', 'claude-transcripts.json')
+}
+
+const entry = (path: string, prompt: string): IndexedFile => ({
+  path,
+  dev: 1,
+  ino: 2,
+  size: 300,
+  mtimeMs: 1_700_000_000_000,
+  offset: 300,
+  summary: { lastPrompt: prompt, cwd: '/home/zoë/проект' },
+})
+
+describe('the transcript index file', () => {
+  it('is written as ASCII and read back trusted, every value as it was', async () => {
+    const file = indexFile()
+    const files = [entry('/t/a.jsonl', 'fix the … in “quotes”, 🚀'), entry('/t/b.jsonl', 'plain')]
+    await saveJsonlIndex(file, 7, files)
+    const bytes = readFileSync(file)
+    expect(bytes.every((b) => b < 0x80)).toBe(true)
+    const loaded = await loadJsonlIndex(file, 7)
+    expect(loaded.trusted).toBe(true)
+    expect([...loaded.files.values()]).toEqual(files)
+  })
+
+  it('still trusts an index written with raw UTF-8 (by an older Navi)', async () => {
+    const file = indexFile()
+    await saveJsonlIndex(file, 7, [])
+    const files = [entry('/t/a.jsonl', 'café …')]
+    const body = JSON.stringify(files)
+    const header = JSON.stringify({
+      format: 'navi-jsonl-index/2',
+      summaryVersion: 7,
+      sha256: createHash('sha256').update(body).digest('hex'),
+    })
+    writeFileSync(file, `${header}\n${body}`)
+    const loaded = await loadJsonlIndex(file, 7)
+    expect(loaded.trusted).toBe(true)
+    expect([...loaded.files.values()]).toEqual(files)
+  })
+})
