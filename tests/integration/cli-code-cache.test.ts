@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { doctorOutputSchema } from '../../shared/schemas/cli.ts'
+import { waitUntil } from '../support/wait.ts'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
 
@@ -157,5 +158,35 @@ describe('the built CLI’s code cache', () => {
     rmSync(env.NAVI_HOME, { recursive: true, force: true })
     expect(await navi(['--help'], env)).toMatch(/navi/)
     expect(existsSync(env.NAVI_HOME)).toBe(false)
+  })
+
+  it('runs navi watch: ready, asked by sessions, stopped by SIGTERM with exit 0', async () => {
+    const env = await envWithSessions()
+    const watch = execa('node', [bundle.file, 'watch', '--json', '--no-pm'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      buffer: false,
+    })
+    let stderr = ''
+    watch.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    try {
+      await waitUntil(
+        () => stderr.includes('"ready":true'),
+        60_000,
+        () => `ready: ${stderr}`,
+      )
+      // The same answer as computed with no Navi running, asked of the watch.
+      const asked = JSON.parse(await navi(['sessions', '--json', '--all'], env)) as {
+        sessions: unknown[]
+      }
+      if (existsSync(CORPUS_CLAUDE)) expect(asked.sessions.length).toBeGreaterThan(0)
+    } finally {
+      watch.kill('SIGTERM')
+    }
+    const result = await watch
+    expect(result.signal).toBeUndefined()
+    expect(result.exitCode).toBe(0)
+    expect(stderr).toContain('stopping…')
   })
 })
