@@ -10,7 +10,7 @@ import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
 import { createEventLog } from './adapters/event-log.ts'
 import { createSnapshotStore } from './adapters/snapshot-store.ts'
-import { countAtOrAfter, filterEvents } from './core/event-line.ts'
+import { createEventListing, type EventQuery } from './event-listing.ts'
 import { naviFiles, type EnginePaths } from './core/paths.ts'
 import {
   emptyDiagnostics,
@@ -82,7 +82,7 @@ export interface Engine {
    * array for as long as the log is unchanged (pages of a day of events sort it once): never changed by
    * its callers.
    */
-  listEvents(query: { sinceMs?: number; project?: string }): Promise<readonly EngineEvent[]>
+  listEvents(query: EventQuery): Promise<readonly EngineEvent[]>
   /** Events from outside the watch (delegated tasks): logged, then heard by every listener. */
   record(events: readonly EngineEvent[]): Promise<void>
   diagnostics(): CycleDiagnostics
@@ -105,8 +105,6 @@ export function createEngine(opts: EngineOptions): Engine {
   const store = createSnapshotStore(files.snapshotsDir)
   const sources = opts.sources ?? createSessionSources(opts.paths)
   const listeners = new Set<EngineListener>()
-  /** The log's last read, sorted newest first (keyed by the read: a changed log is a new array). */
-  const newestFirst = new WeakMap<readonly EngineEvent[], readonly EngineEvent[]>()
   const watching = opts.watch ?? true
   const repos = createRepoTracker({
     watch: watching,
@@ -318,19 +316,7 @@ export function createEngine(opts: EngineOptions): Engine {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    async listEvents(query) {
-      const { events } = await log.readAll()
-      let all = newestFirst.get(events)
-      if (!all) {
-        all = filterEvents(events)
-        newestFirst.set(events, all)
-      }
-      const recent =
-        query.sinceMs === undefined
-          ? all
-          : all.slice(0, countAtOrAfter(all, clock() - query.sinceMs))
-      return query.project ? recent.filter((e) => e.project === query.project) : recent
-    },
+    listEvents: createEventListing(log, clock),
     async record(events) {
       if (events.length === 0) return
       notify(await log.append(events))
