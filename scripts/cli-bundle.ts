@@ -115,9 +115,10 @@ export async function bundleNaviCli(opts: {
 }
 
 /**
- * The launcher reads the CLI as UTF-8 on every command: one non-ASCII character makes V8 hold all of it as
- * a two-byte string (twice the memory, slower to decode and to check against its code cache). esbuild
- * escapes non-ASCII in strings but not in regular expression literals: write those as `\uXXXX`.
+ * The launcher reads the CLI as Latin-1 on every command (launcher.ts), which is the same text only because
+ * it is ASCII; as UTF-8, one non-ASCII character made V8 hold all of it as a two-byte string (twice the
+ * memory, slower to decode). esbuild escapes non-ASCII in strings but not in regular expression literals:
+ * write those as `\uXXXX`. A build that is not ASCII fails here, naming the place.
  */
 function assertAscii(code: Buffer, name: string): void {
   const at = code.findIndex((byte) => byte > 0x7f)
