@@ -240,11 +240,9 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   const readAll = async (plans: PlannedRead<S>[], update: JsonlFileSetUpdate): Promise<void> => {
     const fresh = plans.filter((p) => p.fromStart)
     const freshBytes = fresh.reduce((sum, p) => sum + p.info.size, 0)
-    const pool =
-      parallel && fresh.length > 1 && freshBytes >= parallel.minBytes
-        ? // Loaded for a cold read alone: `worker_threads` is no warm command's business.
-          (await import('./fold-pool.ts')).openFoldPool()
-        : null
+    const cold = parallel && fresh.length > 1 && freshBytes >= parallel.minBytes
+    // The pool (and `worker_threads` with it) is loaded for a cold read alone.
+    const pool = cold ? (await import('./fold-pool.ts')).openFoldPool() : null
     if (!pool || !parallel) {
       await pLimit(READ_CONCURRENCY).map(plans, (plan) => readHere(plan, update))
       return
