@@ -16,6 +16,7 @@ import {
   claudeTranscriptFolder,
   isBulkyTranscriptBytes,
   isBulkyTranscriptLine,
+  SNAPSHOT_MIN_BYTES,
 } from '../../electron/engine/adapters/transcript-folder.ts'
 import type { TranscriptSummary } from '../../electron/engine/core/source-records.ts'
 import { encodeTranscriptSummary } from '../../electron/engine/core/summary-codec.ts'
@@ -284,7 +285,11 @@ describe('projected transcript lines on generated sessions', () => {
       `{"uuid":"${'😀'.repeat(60)}","attachment":{"type":"prompt_snapshot"}}`,
       `{"uuid":"${'x'.repeat(300)}","attachment":{"type":"prompt_snapshot"}}`,
     ]
-    for (const text of cases) {
+    // Each case as written (a small line is never bulky) and grown past SNAPSHOT_MIN_BYTES.
+    const padded = cases.map((c) => `${c.slice(0, -1)},"pad":"${'p'.repeat(SNAPSHOT_MIN_BYTES)}"}`)
+    expect(padded.filter(isBulkyTranscriptLine)).toHaveLength(6)
+    expect(cases.filter(isBulkyTranscriptLine)).toHaveLength(2)
+    for (const text of [...cases, ...padded]) {
       const buf = Buffer.from(`\n${text}\n`)
       expect({ text, bulky: isBulkyTranscriptBytes(buf, 1, buf.length - 1) }).toEqual({
         text,

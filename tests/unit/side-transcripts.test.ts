@@ -70,11 +70,11 @@ describe('side transcripts', () => {
       isBulkyTranscriptLine('{"type":"api-request-shape","sessionId":"s","shapeHash":"4b"}'),
     ).toBe(true)
     expect(isBulkyTranscriptLine('{"type":"api-request-blob","sessionId":"s"}')).toBe(true)
-    expect(
-      isBulkyTranscriptLine(
-        '{"parentUuid":"1","isSidechain":false,"attachment":{"type":"prompt_snapshot","systemPrompt":[]}}',
-      ),
-    ).toBe(true)
+    const snapshot = (prompt: string) =>
+      `{"parentUuid":"1","isSidechain":false,"attachment":{"type":"prompt_snapshot","systemPrompt":["${prompt}"]}}`
+    // A real snapshot is the whole system prompt, tens of KB; a small one is folded like any attachment.
+    expect(isBulkyTranscriptLine(snapshot('p'.repeat(8000)))).toBe(true)
+    expect(isBulkyTranscriptLine(snapshot('p'))).toBe(false)
     expect(isBulkyTranscriptLine('{"type":"api-request","sessionId":"s"}')).toBe(false)
     expect(isBulkyTranscriptLine('{"type":"user","message":{"content":"prompt_snapshot"}}')).toBe(
       false,

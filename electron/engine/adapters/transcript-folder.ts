@@ -11,14 +11,26 @@ import { TRANSCRIPT_PROJECTION } from '../core/transcript-fields.ts'
 import { emptyTranscriptSummary, foldTranscriptLine } from '../core/transcript-fold.ts'
 import type { JsonlFolder } from './jsonl-fold-contract.ts'
 
-/** Where a bulky line type starts (2.1.330: most of a transcript's bytes, nothing Navi reads). */
-const BULKY_LINE_HEAD =
-  /^\{"type":"api-request-(?:shape|blob)"|"attachment":\{"type":"prompt_snapshot"/
+/** The bulky line types (2.1.330: most of a transcript's bytes, nothing Navi reads), by their head. */
+const API_REQUEST_LINE = /^\{"type":"api-request-(?:shape|blob)"/
+const SNAPSHOT_HEAD = /"attachment":\{"type":"prompt_snapshot"/
+/** How far into a line the snapshot's marker is looked for. */
 const HEAD_CHARS = 200
+/**
+ * A prompt snapshot (the whole system prompt) is tens of KB; below this size one costs less to fold
+ * than looking for its marker costs on every line. A smaller one is folded like any other attachment
+ * line (its time, directory and branch count; nothing else of it is read).
+ */
+export const SNAPSHOT_MIN_BYTES = 4096
 
 /** True for a line the fold would ignore anyway and that is too big to parse for nothing. */
 export function isBulkyTranscriptLine(text: string): boolean {
-  return BULKY_LINE_HEAD.test(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text)
+  if (API_REQUEST_LINE.test(text)) return true
+  return Buffer.byteLength(text) >= SNAPSHOT_MIN_BYTES && snapshotInHead(text)
+}
+
+function snapshotInHead(text: string): boolean {
+  return SNAPSHOT_HEAD.test(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text)
 }
 
 const API_REQUEST_HEAD = Buffer.from('{"type":"api-request-')
@@ -28,36 +40,20 @@ const SNAPSHOT_ATTACHMENT = Buffer.from('"attachment":{"type":"prompt_snapshot"'
 /**
  * `isBulkyTranscriptLine` on a line's bytes, without decoding it. The 200 characters of the text rule
  * span 200 to 600 bytes: a marker found within the first 200 bytes is within them, one not found in the
- * first 800 is not; only in between is the head decoded to be exact. The attachment marker is looked for
- * once per buffer (a read chunk holds hundreds of lines, and it is in almost none of them), not per line.
+ * first 800 is not; only in between is the head decoded to be exact. Only a long line's head is searched
+ * (SNAPSHOT_MIN_BYTES): searching every line was a tenth of a cold index.
  */
 export function isBulkyTranscriptBytes(buf: Buffer, start: number, end: number): boolean {
   if (startsWith(buf, start, end, API_REQUEST_HEAD)) {
     const after = start + API_REQUEST_HEAD.length
     if (API_REQUEST_KINDS.some((kind) => startsWith(buf, after, end, kind))) return true
   }
-  const at = markerIn(buf, start, Math.min(end, start + 4 * HEAD_CHARS))
-  if (at === -1) return false
-  if (at - start + SNAPSHOT_ATTACHMENT.length <= HEAD_CHARS) return true
-  return isBulkyTranscriptLine(buf.toString('utf8', start, Math.min(end, start + 4 * HEAD_CHARS)))
-}
-
-/** Where the attachment marker starts in `buf[from, to)`, or -1; the buffer is searched once. */
-let searched: Buffer | null = null
-let markers: number[] = []
-function markerIn(buf: Buffer, from: number, to: number): number {
-  if (buf !== searched) {
-    searched = buf
-    markers = []
-    for (
-      let i = buf.indexOf(SNAPSHOT_ATTACHMENT);
-      i !== -1;
-      i = buf.indexOf(SNAPSHOT_ATTACHMENT, i + 1)
-    )
-      markers.push(i)
-  }
-  for (const at of markers) if (at >= from && at + SNAPSHOT_ATTACHMENT.length <= to) return at
-  return -1
+  if (end - start < SNAPSHOT_MIN_BYTES) return false
+  const headEnd = Math.min(end, start + 4 * HEAD_CHARS)
+  const found = buf.subarray(start, headEnd).indexOf(SNAPSHOT_ATTACHMENT)
+  if (found === -1) return false
+  if (found + SNAPSHOT_ATTACHMENT.length <= HEAD_CHARS) return true
+  return snapshotInHead(buf.toString('utf8', start, headEnd))
 }
 
 function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
