@@ -133,6 +133,31 @@ describe('projectJson keeps only the named fields', () => {
     expect(project(JSON.stringify(line), projection)).toEqual(line)
   })
 
+  it('reads a kept string that repeats from line to line as JSON.parse does when it changes', () => {
+    const compiled = compileProjection({ fields: { cwd: 'keep', at: 'keep' } })
+    // Same lengths with one byte changed, non-ASCII and escaped values between ASCII ones (a backslash
+    // then a backspace: the same three bytes as written), and a field (`at`) whose values never
+    // repeat, long enough for it to stop being compared.
+    const values = [
+      '/a/one',
+      '/a/one',
+      '/a/two',
+      '/a/é',
+      '/a/é',
+      '/a/"q"',
+      '/a/one',
+      '/a/\\b',
+      '/a/\b',
+    ]
+    for (let i = 0; i < 200; i++) {
+      const line = {
+        cwd: values[i % values.length],
+        at: `2026-11-26T10:00:${String(i).padStart(3, '0')}Z`,
+      }
+      expect(project(JSON.stringify(line), compiled)).toEqual(line)
+    }
+  })
+
   it('finds a key written with escapes, as JSON.parse does', () => {
     expect(project('{"\\u0074ype":"user","t\\u0079pe2":1}', projection)).toEqual({ type: 'user' })
   })

@@ -16,6 +16,13 @@ export interface Field {
   /** The name's bytes, compared with a key's bytes in place: an unwanted key is never decoded. */
   bytes: Uint8Array
   node: Compiled
+  /**
+   * The string this field last held, when it was ASCII and had no escapes (core/json-projection.ts
+   * compares the next value's bytes with it before decoding them), and how often that paid off.
+   */
+  last: string | null
+  hits: number
+  misses: number
 }
 
 export interface Node {
@@ -44,7 +51,14 @@ function compileNode(projection: Projection): Compiled {
   const entries = Object.entries(projection.fields ?? {})
   for (const [name, child] of entries) {
     const bytes = Buffer.from(name, 'utf8')
-    ;(byLength[bytes.length] ??= []).push({ name, bytes, node: compileNode(child) })
+    ;(byLength[bytes.length] ??= []).push({
+      name,
+      bytes,
+      node: compileNode(child),
+      last: null,
+      hits: 0,
+      misses: 0,
+    })
   }
   return {
     byLength,

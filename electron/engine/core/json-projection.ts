@@ -139,6 +139,7 @@ function readObject(node: Node): Record<string, unknown> {
     if (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d || bytes[at] === 0x09)
       skipSpace()
     if (field === null) skipValue()
+    else if (field.node === KEEP && bytes[at] === QUOTE) out[field.name] = readRepeatedString(field)
     else out[field.name] = readValue(field.node)
     let c = bytes[at++]
     if (c !== COMMA && c !== CLOSE_BRACE) {
@@ -198,6 +199,34 @@ function fieldOf(node: Node, start: number, stop: number): Field | null {
     for (const field of list ?? []) if (field.name === key) return field
   return null
 }
+
+/**
+ * A kept string field, decoded only when it differs from the field's previous value: most of what a
+ * line keeps (its session, directory, branch, version, type) is the same on every line of a file, and
+ * comparing a few dozen bytes costs less than decoding and collecting them. A field whose values keep
+ * changing (times, ids) is not compared any more after a few dozen values.
+ */
+function readRepeatedString(field: Field): string {
+  const open = at
+  at = stringEnd(open)
+  const length = at - open - 2
+  const last = field.last
+  if (last !== null && last.length === length) {
+    const from = open + 1
+    let i = 0
+    while (i < length && last.charCodeAt(i) === bytes[from + i]) i++
+    if (i === length) {
+      field.hits++
+      return last
+    }
+  }
+  const value = decodeString(open, at)
+  if (++field.misses > REPEAT_MISSES && field.misses > field.hits) field.last = null
+  // Compared byte for character: only a value that took one byte a character (ASCII, no escapes).
+  else field.last = value.length === length ? value : null
+  return value
+}
+const REPEAT_MISSES = 64
 
 function decodeString(start: number, stop: number): string {
   const raw = utf8(start + 1, stop - 1)
