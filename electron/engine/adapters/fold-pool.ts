@@ -36,7 +36,7 @@ export interface FoldPool {
   readonly size: number
   /** Folds `path` from its first byte on a worker; rejects when the worker failed or died. */
   fold(folder: FolderName, path: string): Promise<Extract<FoldOutcome, { ok: true }>>
-  /** Ends every worker (after the jobs given so far). */
+  /** Ends every worker; jobs not answered by then fail. */
   close(): Promise<void>
 }
 
@@ -45,6 +45,12 @@ export interface FoldPool {
  * enough that a pool never weighs more than the engine.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 }
+
+/**
+ * Jobs handed to a worker before it answers: the next file is waiting in its queue when it finishes one,
+ * instead of after a trip through this thread (which idled each worker a twentieth of a cold index).
+ */
+const JOBS_IN_FLIGHT = 2
 
 /** Workers for a machine with `cores` cores: one per core, at most four (reading is the other limit). */
 export function foldWorkerCount(cores = availableParallelism()): number {
@@ -95,24 +101,24 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
   }
   const pending = new Map<number, Pending>()
   const queue: FoldJob[] = []
-  const idle: Worker[] = []
-  const busy = new Map<Worker, number>()
-  const dead = new Set<Worker>()
+  /** Jobs posted to each live worker and not answered yet, oldest first. */
+  const inFlight = new Map<Worker, number[]>()
   let nextId = 1
   let closed = false
-  let alive = size
 
+  /** Tops every worker up to JOBS_IN_FLIGHT, one job each per round: the biggest files go to all first. */
   const dispatch = (): void => {
-    while (idle.length > 0 && queue.length > 0) {
-      const worker = idle.pop() as Worker
-      const job = queue.shift() as FoldJob
-      busy.set(worker, job.id)
-      worker.postMessage(job)
+    for (let depth = 1; depth <= JOBS_IN_FLIGHT; depth++) {
+      for (const [worker, ids] of inFlight) {
+        const job = ids.length < depth ? queue.shift() : undefined
+        if (job === undefined) continue
+        ids.push(job.id)
+        worker.postMessage(job)
+      }
     }
   }
 
-  const failJob = (id: number | undefined, error: Error): void => {
-    if (id === undefined) return
+  const failJob = (id: number, error: Error): void => {
     pending.get(id)?.reject(error)
     pending.delete(id)
   }
@@ -120,37 +126,36 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
   const workers = Array.from({ length: size }, () => {
     const worker = new Worker(script, { resourceLimits: WORKER_LIMITS })
     worker.on('message', (outcome: FoldOutcome) => {
-      busy.delete(worker)
+      const ids = inFlight.get(worker)
+      const at = ids?.indexOf(outcome.id) ?? -1
+      if (ids && at >= 0) ids.splice(at, 1)
       const waiter = pending.get(outcome.id)
       pending.delete(outcome.id)
       if (outcome.ok) waiter?.resolve(outcome)
       else waiter?.reject(new Error(outcome.error))
-      idle.push(worker)
       dispatch()
     })
     const died = (error: Error): void => {
-      // Out of memory, or it could not start: its job fails (the caller folds it itself), the rest go on.
-      if (dead.has(worker)) return
-      dead.add(worker)
-      alive--
-      failJob(busy.get(worker), error)
-      busy.delete(worker)
-      const at = idle.indexOf(worker)
-      if (at >= 0) idle.splice(at, 1)
-      if (alive === 0) for (const job of queue.splice(0)) failJob(job.id, error)
+      // Out of memory, or it could not start: its jobs fail (the caller folds them itself), the rest go on.
+      const ids = inFlight.get(worker)
+      if (ids === undefined) return
+      inFlight.delete(worker)
+      for (const id of ids) failJob(id, error)
+      if (inFlight.size === 0) for (const job of queue.splice(0)) failJob(job.id, error)
     }
     worker.on('error', died)
     worker.on('exit', (code) => {
       if (!closed) died(new Error(`fold worker exited with code ${String(code)}`))
     })
-    idle.push(worker)
+    inFlight.set(worker, [])
     return worker
   })
 
   return {
     size,
     fold(folder, path) {
-      if (closed || alive === 0) return Promise.reject(new Error('no fold worker is running'))
+      if (closed || inFlight.size === 0)
+        return Promise.reject(new Error('no fold worker is running'))
       const id = nextId++
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject })
@@ -160,8 +165,11 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
     },
     async close() {
       closed = true
-      for (const job of queue.splice(0)) failJob(job.id, new Error('the fold pool is closed'))
+      const error = new Error('the fold pool is closed')
+      for (const job of queue.splice(0)) failJob(job.id, error)
       await Promise.all(workers.map((worker) => worker.terminate()))
+      // Jobs a worker still held when it was ended are answered too: nothing waits forever.
+      for (const id of [...pending.keys()]) failJob(id, error)
     },
   }
 }

@@ -38,6 +38,20 @@ async function foldWholeFile(job: FoldJob): Promise<FoldOutcome> {
   }
 }
 
+// One job at a time, in the order given: the pool hands over the next job before this one is answered.
+let done: Promise<void> = Promise.resolve()
 parentPort?.on('message', (job: FoldJob) => {
-  void foldWholeFile(job).then((outcome) => parentPort?.postMessage(outcome))
+  done = done.then(async () => {
+    const outcome = await foldWholeFile(job)
+    try {
+      parentPort?.postMessage(outcome)
+    } catch (error) {
+      // A summary that cannot be posted: the job fails (the engine folds that file itself), the next go on.
+      parentPort?.postMessage({
+        id: job.id,
+        ok: false,
+        error: errorText(error),
+      } satisfies FoldOutcome)
+    }
+  })
 })
