@@ -5,11 +5,17 @@
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
 import { errorText as messageOf } from '../../shared/log.ts'
+import pLimit from 'p-limit'
 import { sameJson } from './core/same-json.ts'
 import type { CycleInput } from './cycle.ts'
 
 /** The longest a changed snapshot waits in memory before its file is written (CycleInput's `behind`). */
 export const SNAPSHOT_SAVE_DELAY_MS = 10_000
+/**
+ * Snapshots written at the same time: a first cycle saves one per project, and one after the other each
+ * waited on its own trips through the thread pool (50 projects: most of a cold start's last 70 ms).
+ */
+const SAVES_AT_ONCE = 8
 
 /**
  * The one step that makes a cycle's findings durable, in this order: append the events to the log; only
@@ -55,6 +61,8 @@ export async function commitCycle(
   let failedSaves = 0
   let firstFailure = ''
   const defer = input.deferSaves && written.length === 0
+  const saving = pLimit(SAVES_AT_ONCE)
+  const saves: Promise<void>[] = []
   for (const snapshot of current) {
     const dir = snapshot.project_dir
     const isChanged = changed(input.prev.get(dir), snapshot)
@@ -65,17 +73,21 @@ export async function commitCycle(
       (since === undefined ? isChanged : input.now - since >= SNAPSHOT_SAVE_DELAY_MS || !defer)
     if (due) {
       behind.delete(dir)
-      try {
-        await input.store.save(snapshot)
-        unsaved.delete(dir)
-      } catch (error) {
-        unsaved.add(dir)
-        failedSaves++
-        firstFailure ||= messageOf(error)
+      const save = async () => {
+        try {
+          await input.store.save(snapshot)
+          unsaved.delete(dir)
+        } catch (error) {
+          unsaved.add(dir)
+          failedSaves++
+          firstFailure ||= messageOf(error)
+        }
       }
+      saves.push(saving(save))
     }
     snapshots.set(dir, snapshot)
   }
+  await Promise.all(saves)
   if (failedSaves > 0) {
     errors.push(`snapshots: ${failedSaves} could not be saved (${firstFailure}); retrying`)
   }

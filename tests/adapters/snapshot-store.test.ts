@@ -94,6 +94,24 @@ describe('snapshot store', () => {
     expect((await store.loadAll()).get('/work/a/app')).toEqual(renamed)
   })
 
+  it('saves many at once, each replacing only its own project, with stale names from before removed', async () => {
+    const old = createSnapshotStore(dir)
+    await old.save(snapshot('/p/renamed', 'old-name'))
+    const store = createSnapshotStore(dir)
+    const projects = Array.from({ length: 20 }, (_, i) => snapshot(`/p/${i}`, `project-${i}`))
+    await Promise.all([...projects, snapshot('/p/renamed', 'new-name')].map((s) => store.save(s)))
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.json'))
+    expect(files.sort()).toEqual(
+      [...projects, snapshot('/p/renamed', 'new-name')].map(snapshotFileName).sort(),
+    )
+    // The names this store keeps after saving at once still find the file to replace.
+    await store.save(snapshot('/p/3', 'three-renamed'))
+    const loaded = await createSnapshotStore(dir).loadAll()
+    expect(loaded.size).toBe(21)
+    expect(loaded.get('/p/3')?.name).toBe('three-renamed')
+    expect((await readdir(dir)).filter((f) => f.startsWith('project-3-'))).toEqual([])
+  })
+
   it('makes unsafe names safe', () => {
     expect(snapshotFileName({ name: '../../etc/passwd', project_dir: '/x' })).toMatch(
       /^etc_passwd-[0-9a-f]{12}\.json$/,

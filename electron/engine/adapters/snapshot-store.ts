@@ -66,6 +66,8 @@ export function createSnapshotStore(dir: string): SnapshotStore {
    * saving n snapshots costs n writes, not n directory listings (4,000 projects took 23 s that way).
    */
   let namesByHash: Map<string, Set<string>> | null = null
+  /** The one listing in progress: snapshots saved at the same time share it. */
+  let listing: Promise<Map<string, Set<string>>> | null = null
 
   const listFiles = async (): Promise<string[]> => {
     try {
@@ -78,13 +80,22 @@ export function createSnapshotStore(dir: string): SnapshotStore {
 
   const names = async (): Promise<Map<string, Set<string>>> => {
     if (namesByHash) return namesByHash
-    const index = new Map<string, Set<string>>()
-    for (const name of await listFiles()) {
-      const hash = SNAPSHOT_FILE.exec(name)?.[1]
-      if (hash) index.set(hash, (index.get(hash) ?? new Set()).add(name))
-    }
-    namesByHash = index
-    return index
+    listing ??= listFiles().then(
+      (files) => {
+        const index = new Map<string, Set<string>>()
+        for (const name of files) {
+          const hash = SNAPSHOT_FILE.exec(name)?.[1]
+          if (hash) index.set(hash, (index.get(hash) ?? new Set()).add(name))
+        }
+        namesByHash = index
+        return index
+      },
+      (error: unknown) => {
+        listing = null
+        throw error
+      },
+    )
+    return listing
   }
 
   const filesOf = async (projectDir: string): Promise<string[]> => [
