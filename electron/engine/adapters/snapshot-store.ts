@@ -4,12 +4,13 @@
  * `<safe name>-<hash of project_dir>.json`: names can collide, directories cannot.
  */
 import { createHash } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/schemas/project.ts'
 import { readRegularTextSync } from './safe-read.ts'
-import { writeFileSafely } from './safe-write.ts'
+import { writeFileSafely, writeSmallFileSafely } from './safe-write.ts'
 import { errorText } from '../../../shared/log.ts'
 
 /** One project's snapshot is a few KB; anything this large is not one. @default 16 MiB */
@@ -147,11 +148,11 @@ export function createSnapshotStore(dir: string): SnapshotStore {
     },
 
     async save(snapshot) {
-      await mkdir(dir, { recursive: true })
+      mkdirSync(dir, { recursive: true })
       const name = snapshotFileName(snapshot)
       // Atomic, not synced: a snapshot lost to a power cut (not to a crash: the page cache outlives the
       // process) only makes the next start diff from an older one, whose events the log already has.
-      await writeFileSafely(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`, {
+      await writeSmallFileSafely(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`, {
         fsync: false,
       })
       const hash = projectDirHash(snapshot.project_dir)
