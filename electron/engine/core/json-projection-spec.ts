@@ -17,10 +17,11 @@ export interface Field {
   bytes: Uint8Array
   node: Compiled
   /**
-   * The string this field last held, when it was ASCII and had no escapes (core/json-projection.ts
-   * compares the next value's bytes with it before decoding them), and how often that paid off.
+   * The last few strings this field held that were ASCII without escapes, newest first
+   * (core/json-projection.ts compares the next value's bytes with them before decoding it), and how
+   * often that paid off; null once it stopped paying.
    */
-  last: string | null
+  recent: string[] | null
   hits: number
   misses: number
 }
@@ -55,7 +56,7 @@ function compileNode(projection: Projection): Compiled {
       name,
       bytes,
       node: compileNode(child),
-      last: null,
+      recent: [],
       hits: 0,
       misses: 0,
     })

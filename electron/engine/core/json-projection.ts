@@ -128,9 +128,7 @@ function readObject(node: Node): Record<string, unknown> {
   // only skips whitespace when it is not there.
   for (;;) {
     if (bytes[at] !== QUOTE) fail('expected a key')
-    const keyStart = at
-    at = stringEnd(at)
-    const field = fieldOf(node, keyStart + 1, at - 1)
+    const field = readKey(node)
     if (bytes[at] !== COLON) {
       skipSpace()
       if (bytes[at] !== COLON) fail('expected ":"')
@@ -179,53 +177,82 @@ function readArray(items: Compiled): unknown[] {
   }
 }
 
-/** The field a key's bytes `[start, stop)` name, or null; a key written with escapes is decoded first. */
-function fieldOf(node: Node, start: number, stop: number): Field | null {
-  const candidates = node.byLength[stop - start]
-  if (candidates !== undefined) {
-    for (const field of candidates) {
-      const name = field.bytes
-      let i = 0
-      while (i < name.length && bytes[start + i] === name[i]) i++
-      if (i === name.length) return field
+/**
+ * Steps over the key that opens at `at` and gives the field it names, or null. A key is short and plain
+ * (almost always): it is found with one loop that also looks out for escapes, and its bytes are compared
+ * in place, never decoded. A key written with escapes (`"\u0074ype"` is `"type"` to JSON.parse) is
+ * decoded and looked up by name.
+ */
+function readKey(node: Node): Field | null {
+  const start = at + 1
+  let q = start
+  for (;;) {
+    if (q >= end) {
+      at = end
+      fail('unterminated string')
     }
+    const c = bytes[q]
+    if (c === QUOTE) break
+    if (c === BACKSLASH) return escapedKey(node)
+    q++
   }
-  // `"\u0074ype"` is `"type"` to JSON.parse: rare, so decoded only when a backslash is there.
-  let escaped = false
-  for (let i = start; i < stop && !escaped; i++) escaped = bytes[i] === BACKSLASH
-  if (!escaped) return null
-  const key = JSON.parse(utf8(start - 1, stop + 1)) as string
+  at = q + 1
+  const candidates = node.byLength[q - start]
+  if (candidates === undefined) return null
+  for (let f = 0; f < candidates.length; f++) {
+    const field = candidates[f] as Field
+    const name = field.bytes
+    let i = 0
+    while (i < name.length && bytes[start + i] === name[i]) i++
+    if (i === name.length) return field
+  }
+  return null
+}
+
+function escapedKey(node: Node): Field | null {
+  const open = at
+  at = stringEnd(open)
+  const key = JSON.parse(utf8(open, at)) as string
   for (const list of node.byLength)
     for (const field of list ?? []) if (field.name === key) return field
   return null
 }
 
 /**
- * A kept string field, decoded only when it differs from the field's previous value: most of what a
- * line keeps (its session, directory, branch, version, type) is the same on every line of a file, and
- * comparing a few dozen bytes costs less than decoding and collecting them. A field whose values keep
- * changing (times, ids) is not compared any more after a few dozen values.
+ * A kept string field, decoded only when it is none of the field's last few values: most of what a line
+ * keeps is the same on every line of a file (session, directory, branch, version) or one of a handful
+ * (a line's or a block's type, a stop reason), and comparing a few dozen bytes costs less than decoding
+ * and collecting them. A field whose values keep changing (times, ids) is not compared any more after a
+ * few dozen values.
  */
 function readRepeatedString(field: Field): string {
   const open = at
   at = stringEnd(open)
   const length = at - open - 2
-  const last = field.last
-  if (last !== null && last.length === length) {
+  const recent = field.recent
+  if (recent !== null) {
     const from = open + 1
-    let i = 0
-    while (i < length && last.charCodeAt(i) === bytes[from + i]) i++
-    if (i === length) {
-      field.hits++
-      return last
+    for (let r = 0; r < recent.length; r++) {
+      const known = recent[r] as string
+      if (known.length !== length) continue
+      let i = 0
+      while (i < length && known.charCodeAt(i) === bytes[from + i]) i++
+      if (i === length) {
+        field.hits++
+        return known
+      }
     }
   }
   const value = decodeString(open, at)
-  if (++field.misses > REPEAT_MISSES && field.misses > field.hits) field.last = null
+  if (++field.misses > REPEAT_MISSES && field.misses > field.hits) field.recent = null
   // Compared byte for character: only a value that took one byte a character (ASCII, no escapes).
-  else field.last = value.length === length ? value : null
+  else if (recent !== null && value.length === length) {
+    if (recent.length === RECENT_VALUES) recent.pop()
+    recent.unshift(value)
+  }
   return value
 }
+const RECENT_VALUES = 4
 const REPEAT_MISSES = 64
 
 function decodeString(start: number, stop: number): string {
@@ -249,8 +276,9 @@ function utf8(start: number, stop: number): string {
 function stringEnd(open: number): number {
   let q = open + 1
   for (;;) {
-    // Short strings (keys, ids) end before a native search would have paid for itself.
-    const shortStop = Math.min(q + 24, end)
+    // Short strings (keys, uuids, ids, times) end before a native search would have paid for itself:
+    // 48 bytes covers a uuid, the most common value of a transcript line (24 was a tenth slower).
+    const shortStop = Math.min(q + 48, end)
     while (q < shortStop && bytes[q] !== QUOTE) q++
     if (q >= end) {
       at = end
