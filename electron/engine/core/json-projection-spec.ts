@@ -68,3 +68,24 @@ function compileNode(projection: Projection): Compiled {
     strings: projection.strings ?? false,
   }
 }
+
+/** The field of `node` whose name is the bytes `buf[start, stop)` (a key as written, no escapes), or null. */
+export function fieldAt(node: Node, buf: Buffer, start: number, stop: number): Field | null {
+  const candidates = node.byLength[stop - start]
+  if (candidates === undefined) return null
+  for (let f = 0; f < candidates.length; f++) {
+    const field = candidates[f] as Field
+    const name = field.bytes
+    let i = 0
+    while (i < name.length && buf[start + i] === name[i]) i++
+    if (i === name.length) return field
+  }
+  return null
+}
+
+/** The field of `node` named `name` (a key that was written with escapes, decoded), or null. */
+export function fieldNamed(node: Node, name: string): Field | null {
+  for (const list of node.byLength)
+    for (const field of list ?? []) if (field.name === name) return field
+  return null
+}

@@ -18,9 +18,12 @@ import {
   type Compiled,
   type CompiledProjection,
   type Field,
+  fieldAt,
+  fieldNamed,
   KEEP,
   type Node,
 } from './json-projection-spec.ts'
+import { decodeJsonString, repeatedString, utf8Of } from './json-strings.ts'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -137,8 +140,11 @@ function readObject(node: Node): Record<string, unknown> {
     if (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d || bytes[at] === 0x09)
       skipSpace()
     if (field === null) skipValue()
-    else if (field.node === KEEP && bytes[at] === QUOTE) out[field.name] = readRepeatedString(field)
-    else out[field.name] = readValue(field.node)
+    else if (field.node === KEEP && bytes[at] === QUOTE) {
+      const open = at
+      at = stringEnd(open)
+      out[field.name] = repeatedString(field, bytes, open, at)
+    } else out[field.name] = readValue(field.node)
     let c = bytes[at++]
     if (c !== COMMA && c !== CLOSE_BRACE) {
       at--
@@ -197,79 +203,21 @@ function readKey(node: Node): Field | null {
     q++
   }
   at = q + 1
-  const candidates = node.byLength[q - start]
-  if (candidates === undefined) return null
-  for (let f = 0; f < candidates.length; f++) {
-    const field = candidates[f] as Field
-    const name = field.bytes
-    let i = 0
-    while (i < name.length && bytes[start + i] === name[i]) i++
-    if (i === name.length) return field
-  }
-  return null
+  return fieldAt(node, bytes, start, q)
 }
 
 function escapedKey(node: Node): Field | null {
   const open = at
   at = stringEnd(open)
-  const key = JSON.parse(utf8(open, at)) as string
-  for (const list of node.byLength)
-    for (const field of list ?? []) if (field.name === key) return field
-  return null
+  return fieldNamed(node, JSON.parse(utf8(open, at)) as string)
 }
 
-/**
- * A kept string field, decoded only when it is none of the field's last few values: most of what a line
- * keeps is the same on every line of a file (session, directory, branch, version) or one of a handful
- * (a line's or a block's type, a stop reason), and comparing a few dozen bytes costs less than decoding
- * and collecting them. A field whose values keep changing (times, ids) is not compared any more after a
- * few dozen values.
- */
-function readRepeatedString(field: Field): string {
-  const open = at
-  at = stringEnd(open)
-  const length = at - open - 2
-  const recent = field.recent
-  if (recent !== null) {
-    const from = open + 1
-    for (let r = 0; r < recent.length; r++) {
-      const known = recent[r] as string
-      if (known.length !== length) continue
-      let i = 0
-      while (i < length && known.charCodeAt(i) === bytes[from + i]) i++
-      if (i === length) {
-        field.hits++
-        return known
-      }
-    }
-  }
-  const value = decodeString(open, at)
-  if (++field.misses > REPEAT_MISSES && field.misses > field.hits) field.recent = null
-  // Compared byte for character: only a value that took one byte a character (ASCII, no escapes).
-  else if (recent !== null && value.length === length) {
-    if (recent.length === RECENT_VALUES) recent.pop()
-    recent.unshift(value)
-  }
-  return value
+function utf8(start: number, stop: number): string {
+  return utf8Of(bytes, start, stop)
 }
-const RECENT_VALUES = 4
-const REPEAT_MISSES = 64
 
 function decodeString(start: number, stop: number): string {
-  const raw = utf8(start + 1, stop - 1)
-  return raw.includes('\\') ? (JSON.parse(utf8(start, stop)) as string) : raw
-}
-
-/**
- * `buf.toString('utf8', …)` without the argument checks of its public wrapper, which cost more than the
- * decoding of the short strings read here (`utf8Slice` is what that wrapper calls, on every Node).
- */
-type FastSlicing = Buffer & { utf8Slice(start: number, end: number): string }
-const HAS_UTF8_SLICE = typeof (Buffer.prototype as Partial<FastSlicing>).utf8Slice === 'function'
-function utf8(start: number, stop: number): string {
-  return HAS_UTF8_SLICE
-    ? (bytes as FastSlicing).utf8Slice(start, stop)
-    : bytes.toString('utf8', start, stop)
+  return decodeJsonString(bytes, start, stop)
 }
 
 /** Where the string that opens at `open` ends (just after its closing quote). */
