@@ -98,7 +98,7 @@ function readValue(node: Compiled): unknown {
     case QUOTE: {
       const start = at
       at = stringEnd(at)
-      return node.strings ? decodeString(start, at) : ''
+      return node.strings ? decodeJsonString(bytes, start, at) : ''
     }
     default:
       return readScalar(c)
@@ -110,11 +110,11 @@ function readWhole(c: number | undefined): unknown {
   const start = at
   if (c === QUOTE) {
     at = stringEnd(at)
-    return decodeString(start, at)
+    return decodeJsonString(bytes, start, at)
   }
   if (c === OPEN_BRACE || c === OPEN_BRACKET) {
     skipComposite()
-    return JSON.parse(utf8(start, at))
+    return JSON.parse(utf8Of(bytes, start, at))
   }
   return readScalar(c)
 }
@@ -209,15 +209,7 @@ function readKey(node: Node): Field | null {
 function escapedKey(node: Node): Field | null {
   const open = at
   at = stringEnd(open)
-  return fieldNamed(node, JSON.parse(utf8(open, at)) as string)
-}
-
-function utf8(start: number, stop: number): string {
-  return utf8Of(bytes, start, stop)
-}
-
-function decodeString(start: number, stop: number): string {
-  return decodeJsonString(bytes, start, stop)
+  return fieldNamed(node, JSON.parse(utf8Of(bytes, open, at)) as string)
 }
 
 /** Where the string that opens at `open` ends (just after its closing quote). */
@@ -316,7 +308,7 @@ function readScalar(c: number | undefined): unknown {
     if (sign === 0x2b || sign === 0x2d) at++
     if (!digitsAt()) fail('expected a digit')
   }
-  return Number(utf8(start, at))
+  return Number(utf8Of(bytes, start, at))
 }
 
 /** Steps over one or more digits; false when there is none. */
