@@ -65,6 +65,25 @@ describe('side transcripts', () => {
     ])
   })
 
+  it('notes every duplicated session id once, with all its transcripts, in the order the ids first come', () => {
+    const at = (path: string, id: string) => transcript(path, id, 1)
+    const files = [
+      at('/p/one/b.jsonl', 'b'),
+      at('/p/one/a.jsonl', 'a'),
+      at('/p/two/a.jsonl', 'a'),
+      at('/p/one/c.jsonl', 'c'),
+      at('/p/two/b.jsonl', 'b'),
+      at('/p/three/a.jsonl', 'a'),
+    ]
+    expect(duplicateTranscriptNotes(files)).toEqual([
+      'session b has 2 transcripts: /p/one/b.jsonl, /p/two/b.jsonl',
+      'session a has 3 transcripts: /p/one/a.jsonl, /p/two/a.jsonl, /p/three/a.jsonl',
+    ])
+    expect(
+      duplicateTranscriptNotes(files.filter((f) => f.sessionId !== 'a' && f.sessionId !== 'b')),
+    ).toEqual([])
+  })
+
   it('skips 2.1.330 bulky lines by their head, and nothing else', () => {
     expect(
       isBulkyTranscriptLine('{"type":"api-request-shape","sessionId":"s","shapeHash":"4b"}'),

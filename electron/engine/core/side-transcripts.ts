@@ -99,17 +99,31 @@ export function mainTranscriptsById(
   return byId
 }
 
-/** `<id>: <path>, <path>` for each session id held by more than one main transcript. */
+/**
+ * `<id>: <path>, <path>` for each session id held by more than one main transcript, in the order the ids
+ * first come. Run every cycle over every transcript: a list is made only for an id seen twice.
+ */
 export function duplicateTranscriptNotes(transcripts: readonly TranscriptSummary[]): string[] {
-  const paths = new Map<string, string[]>()
+  const firstPath = new Map<string, string>()
+  let repeated: Map<string, string[]> | null = null
   for (const t of transcripts) {
-    const list = paths.get(t.sessionId)
+    const first = firstPath.get(t.sessionId)
+    if (first === undefined) {
+      firstPath.set(t.sessionId, t.path)
+      continue
+    }
+    repeated ??= new Map()
+    const list = repeated.get(t.sessionId)
     if (list) list.push(t.path)
-    else paths.set(t.sessionId, [t.path])
+    else repeated.set(t.sessionId, [first, t.path])
   }
-  return [...paths]
-    .filter(([, list]) => list.length > 1)
-    .map(([id, list]) => `session ${id} has ${String(list.length)} transcripts: ${list.join(', ')}`)
+  if (repeated === null) return []
+  const notes: string[] = []
+  for (const id of firstPath.keys()) {
+    const list = repeated.get(id)
+    if (list) notes.push(`session ${id} has ${String(list.length)} transcripts: ${list.join(', ')}`)
+  }
+  return notes
 }
 
 /** Stable: equal times keep their order. Each time is looked up once, not once per comparison. */
