@@ -1,9 +1,9 @@
-import { statSync, type Stats } from 'node:fs'
-import type { FoldPool } from './fold-pool.ts'
+import { statSync } from 'node:fs'
 import type { FolderName } from './jsonl-folders.ts'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { decodeIndexed, type JsonlFolder, type JsonlSummaryCodec } from './jsonl-fold-contract.ts'
-import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
+import { describeError, readPlanned, type FileEntry, type PlannedRead } from './jsonl-file-reads.ts'
+import { createJsonlTail } from './jsonl-tail.ts'
 import pLimit from 'p-limit'
 import { isMissingFileError } from './safe-read.ts'
 
@@ -51,49 +51,7 @@ export interface JsonlFileSet<S> {
   flush(): Promise<void>
 }
 
-interface Entry<S> {
-  tail: JsonlTail
-  summary: S
-  size: number
-  mtimeMs: number
-  dev: number
-  ino: number
-}
-
-/** Files read at the same time: enough to overlap I/O, few enough for a 2-core machine. */
-const READ_CONCURRENCY = 4
-/**
- * New bytes read with blocking calls on this thread: an agent's append (a few KiB) is read in
- * microseconds from the page cache, while open, stat, read and close through the thread pool were most
- * of a running engine's cycle on a busy machine. More than this goes through the pool, so a big file
- * never holds the thread.
- */
-const BLOCKING_READ_MAX_BYTES = 256 * 1024
-
-/** A file that changed, and what is known of it before it is read. */
-interface PlannedRead<S> {
-  path: string
-  entry: Entry<S>
-  info: Stats
-  /** Corrupt lines its resumed summary carries (reported on the first update of a process). */
-  carried: number
-  /** Never read by this set nor indexed: it is folded from its first byte. */
-  fromStart: boolean
-}
-
 const isPlanned = <S>(plan: PlannedRead<S> | null): plan is PlannedRead<S> => plan !== null
-
-/** Records the stat a read answered to, so an unchanged file is not opened again. */
-function settle<S>(entry: Entry<S>, info: Stats): void {
-  entry.size = info.size
-  entry.mtimeMs = info.mtimeMs
-  entry.dev = info.dev
-  entry.ino = info.ino
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /**
  * Keeps one JsonlTail and one folded summary per file across updates. With `options.cache`, the
@@ -106,7 +64,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
 ): JsonlFileSet<S> {
   const cache = options.cache ?? null
   const parallel = options.parallel ?? null
-  const entries = new Map<string, Entry<S>>()
+  const entries = new Map<string, FileEntry<S>>()
   let order: string[] = []
   /** Files of the index not claimed yet; loaded by the first update, dropped after it. */
   let indexed: Map<string, IndexedFile> | null = null
@@ -118,9 +76,10 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   let flushErrors: string[] = []
   /** update() and flush() run one at a time, so a flush never sees a half-done update. */
   const exclusive = pLimit(1)
+  const readContext = { folder, parallel, entries }
 
   /** The entry a previous process left for `path`, if its summary still decodes. */
-  const resume = (path: string): Entry<S> | undefined => {
+  const resume = (path: string): FileEntry<S> | undefined => {
     const file = indexed?.get(path)
     if (!file || !cache) return undefined
     indexed?.delete(path)
@@ -146,7 +105,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       info = statSync(path, { throwIfNoEntry: false })
     } catch (error) {
       if (!isMissingFileError(error)) {
-        update.errors.push(`${path}: ${describe(error)}`)
+        update.errors.push(`${path}: ${describeError(error)}`)
         return null
       }
     }
@@ -183,83 +142,6 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     return { path, entry, info, carried, fromStart: known === undefined }
   }
 
-  /** Folds what `plan` needs on this thread. */
-  const readHere = async (plan: PlannedRead<S>, update: JsonlFileSetUpdate): Promise<void> => {
-    const { path, entry, info, carried } = plan
-    const unread = info.size - entry.tail.offset
-    try {
-      const result = await entry.tail.readNew({
-        blocking: unread >= 0 && unread <= BLOCKING_READ_MAX_BYTES,
-        onReset: () => {
-          entry.summary = folder.create(path)
-        },
-        onLine: (line) => folder.fold(entry.summary, line),
-        ...(folder.parseLine ? { parseLine: folder.parseLine } : {}),
-        ...(folder.skipLine ? { skipLine: folder.skipLine } : {}),
-      })
-      entry.summary.corruptLines += result.corrupt
-      settle(entry, info)
-      update.corruptLines += result.corrupt + (result.reset ? 0 : carried)
-      update.bytesRead += result.bytesRead
-      if (result.bytesRead > 0 || result.reset) update.changed.push(path)
-    } catch (error) {
-      update.errors.push(`${path}: ${describe(error)}`)
-    }
-  }
-
-  /** Folds a new file on a worker; where the worker fails, on this thread after all. */
-  const readOnWorker = async (
-    pool: FoldPool,
-    name: FolderName,
-    plan: PlannedRead<S>,
-    update: JsonlFileSetUpdate,
-  ): Promise<void> => {
-    const { path, entry, info } = plan
-    let outcome
-    try {
-      outcome = await pool.fold(name, path)
-    } catch {
-      // A worker out of memory or gone: this thread reads the file instead, from where its tail stands.
-      await readHere(plan, update)
-      return
-    }
-    if (entries.get(path) !== entry) return
-    entry.summary = outcome.summary as S
-    entry.tail = createJsonlTail(path, undefined, outcome.position)
-    settle(entry, info)
-    update.corruptLines += outcome.corrupt
-    update.bytesRead += outcome.bytesRead
-    update.changed.push(path)
-    update.onWorkers++
-  }
-
-  /**
-   * Reads every planned file: on this thread, or, for a cold start with much to read, new files on fold
-   * workers (fold-pool.ts) while this thread takes the rest.
-   */
-  const readAll = async (plans: PlannedRead<S>[], update: JsonlFileSetUpdate): Promise<void> => {
-    const fresh = plans.filter((p) => p.fromStart)
-    const freshBytes = fresh.reduce((sum, p) => sum + p.info.size, 0)
-    const cold = parallel && fresh.length > 1 && freshBytes >= parallel.minBytes
-    // The pool (and `worker_threads` with it) is loaded for a cold read alone.
-    const pool = cold ? (await import('./fold-pool.ts')).openFoldPool() : null
-    if (!pool || !parallel) {
-      await pLimit(READ_CONCURRENCY).map(plans, (plan) => readHere(plan, update))
-      return
-    }
-    try {
-      // Largest first, so that no worker is left with one big file at the end.
-      const onWorkers = [...fresh].sort((a, b) => b.info.size - a.info.size)
-      const here = plans.filter((p) => !p.fromStart)
-      await Promise.all([
-        ...onWorkers.map((plan) => readOnWorker(pool, parallel.folder, plan, update)),
-        pLimit(READ_CONCURRENCY).map(here, (plan) => readHere(plan, update)),
-      ])
-    } finally {
-      await pool.close()
-    }
-  }
-
   const snapshot = (): IndexedFile[] => {
     const files: IndexedFile[] = []
     if (!cache) return files
@@ -286,7 +168,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         const known = new Set(order)
         for (const path of paths) if (!known.has(path)) order.push(path)
         const plans = [...new Set(paths)].map((path) => examine(path, update))
-        await readAll(plans.filter(isPlanned), update)
+        await readPlanned(readContext, plans.filter(isPlanned), update)
         return update
       }),
     update: (paths) =>
@@ -306,7 +188,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         }
         order = [...listed]
         const plans = order.map((path) => examine(path, update))
-        await readAll(plans.filter(isPlanned), update)
+        await readPlanned(readContext, plans.filter(isPlanned), update)
         // Files of the index that are gone are dropped from it at the next flush.
         if (indexed !== null && indexed.size > 0) dirty = true
         indexed = null
@@ -331,7 +213,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           await saveJsonlIndex(cache.file, cache.codec.version, snapshot())
         } catch (error) {
           dirty = true
-          flushErrors.push(`${cache.file}: ${describe(error)}`)
+          flushErrors.push(`${cache.file}: ${describeError(error)}`)
         }
       }),
   }
