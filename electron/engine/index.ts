@@ -10,8 +10,8 @@ import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { createDirWatchers, type DirWatchers } from './adapters/dir-watcher.ts'
 import { createEventLog } from './adapters/event-log.ts'
 import { createSnapshotStore } from './adapters/snapshot-store.ts'
-import { createEventListing, type EventQuery } from './event-listing.ts'
-import { naviFiles, type EnginePaths } from './core/paths.ts'
+import { createEventListing } from './event-listing.ts'
+import { naviFiles } from './core/paths.ts'
 import {
   emptyDiagnostics,
   messageOf,
@@ -23,7 +23,7 @@ import { defaultConfig } from './core/config.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker, WATCHER_TRUST_MS } from './repo-tracker.ts'
 import { isOwnWrite, noteChange, watchedDirs } from './watched-dirs.ts'
-import { createSessionSources, type SessionSources } from './sources.ts'
+import { createSessionSources } from './sources.ts'
 import { fullScan, mergeHints, noHints, type SourceHints } from './core/source-hints.ts'
 import {
   decide,
@@ -34,59 +34,9 @@ import {
   type ScheduleOptions,
 } from './core/cycle-schedule.ts'
 
-export interface EngineOptions {
-  paths: EnginePaths
-  /** Milliseconds since the epoch; injected by tests. @default Date.now */
-  clock?: () => number
-  /** Watch files and repositories between polls. @default true */
-  watch?: boolean
-  /** How soon after a file change a cycle runs. @default 100 */
-  debounceMs?: number
-  /**
-   * Least time between the starts of two watcher-triggered cycles: an agent writing its transcript many
-   * times a second costs a few cycles a second, while an isolated change still waits only `debounceMs`.
-   * @default 400
-   */
-  minCycleIntervalMs?: number
-  /** How often the pids of live sessions are re-checked (a `kill -9` leaves no file change). @default 2000 */
-  livenessIntervalMs?: number
-  /**
-   * First wait before a cycle runs again when what it derived could not be made durable (event log or
-   * snapshots not writable); doubled each time up to 10 s (or the poll interval). @default 1000
-   */
-  retryMs?: number
-  /**
-   * Told of every failure the engine survives: a cycle that threw, a listener that threw. The same text is
-   * also in `getState().errors` while it lasts. @default writes one line to stderr
-   */
-  onError?: (message: string) => void
-  /** Where sessions come from. @default the Claude Code and Codex files under `paths` */
-  sources?: SessionSources
-}
+import type { Engine, EngineListener, EngineOptions } from './engine-api.ts'
 
-export type EngineListener = (events: EngineEvent[], state: EngineState) => void
-
-export interface Engine {
-  /** First cycle, then watchers and the poll timer. */
-  start(): Promise<EngineState>
-  /** Stops timers and watchers and waits for a running cycle to finish writing. */
-  stop(): Promise<void>
-  /** Runs one cycle now over every source; `force` also re-reads every repository with git. */
-  refresh(opts?: { force?: boolean }): Promise<EngineState>
-  getState(): EngineState
-  /** Every session of the last cycle, ended ones included, with its project's name. */
-  getSessions(): SessionWithProject[]
-  subscribe(listener: EngineListener): () => void
-  /**
-   * The log's events, newest first (since `sinceMs` ago, of one project). Without a query, the same
-   * array for as long as the log is unchanged (pages of a day of events sort it once): never changed by
-   * its callers.
-   */
-  listEvents(query: EventQuery): Promise<readonly EngineEvent[]>
-  /** Events from outside the watch (delegated tasks): logged, then heard by every listener. */
-  record(events: readonly EngineEvent[]): Promise<void>
-  diagnostics(): CycleDiagnostics
-}
+export type { Engine, EngineListener, EngineOptions } from './engine-api.ts'
 
 /** Longest wait between two retries of a cycle whose results are not durable yet (a full disk). */
 const MAX_RETRY_MS = 10_000
