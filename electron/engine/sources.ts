@@ -126,6 +126,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
           {
             ...emptyScan<TranscriptSummary>(),
             sideTranscripts: [] as SideTranscript[],
+            notes: [] as string[],
             readPaths: new Set<string>(),
             readSessionIds: new Set<string>(),
           },
@@ -221,6 +222,7 @@ export function createSessionSources(paths: EnginePaths): SessionSources {
         .filter((s): s is Session => s !== null)
       const notes = [
         ...live.notes,
+        ...scan.notes,
         ...damagedFiles(allTranscripts),
         ...duplicateTranscriptNotes(scan.summaries),
         ...damagedFiles(rollouts.summaries),

@@ -7,7 +7,9 @@ import {
 } from '../../electron/engine/adapters/claude-live-sessions.ts'
 import { readClaudeTaskLists } from '../../electron/engine/adapters/claude-tasks.ts'
 import { createClaudeTranscriptSource } from '../../electron/engine/adapters/claude-transcripts.ts'
+import type { FoldPool } from '../../electron/engine/adapters/fold-pool.ts'
 import { createJsonlFileSet } from '../../electron/engine/adapters/jsonl-file-set.ts'
+import { claudeTranscriptFolder } from '../../electron/engine/adapters/transcript-folder.ts'
 import {
   emptyTranscriptSummary,
   foldTranscriptLine,
@@ -221,6 +223,7 @@ describe('createClaudeTranscriptSource', () => {
       summaries: [],
       sideTranscripts: [],
       errors: [],
+      notes: [],
       corruptLines: 0,
       bytesRead: 0,
       readPaths: new Set(),
@@ -243,6 +246,38 @@ describe('createJsonlFileSet', () => {
     expect(update.errors).toHaveLength(1)
     expect(update.errors[0]).toContain(bad)
     expect(set.get(good)?.lastPrompt).toBe('hello')
+  })
+
+  it('folds on its own thread what a failed fold worker held, and says so in a note', async () => {
+    const files = ['one', 'two', 'three'].map((name) => join(temp.root, `${name}.jsonl`))
+    for (const [i, file] of files.entries())
+      await writeFile(file, jsonl(promptLine(SESSION, `prompt ${i}`, '2026-11-21T10:00:00.000Z')))
+    let closed = false
+    const failingPool: FoldPool = {
+      size: 2,
+      fold: () => Promise.reject(new Error('fold worker exited with code 134')),
+      close: async () => {
+        closed = true
+      },
+    }
+    const set = createJsonlFileSet(claudeTranscriptFolder, {
+      parallel: { folder: 'claude-transcript', minBytes: 0, openPool: () => failingPool },
+    })
+    const update = await set.update(files)
+    expect(files.map((file) => set.get(file)?.lastPrompt)).toEqual([
+      'prompt 0',
+      'prompt 1',
+      'prompt 2',
+    ])
+    expect(update.errors).toEqual([])
+    expect(update.onWorkers).toBe(0)
+    expect(update.changed.sort()).toEqual([...files].sort())
+    expect(update.notes).toEqual([
+      "fold workers failed on 3 file(s), folded on the engine's thread instead: fold worker exited with code 134",
+    ])
+    expect(closed).toBe(true)
+    // Nothing to read the next time: no worker is asked, no note.
+    expect((await set.update(files)).notes).toEqual([])
   })
 })
 

@@ -22,6 +22,8 @@ export interface TranscriptScanResult {
   sideTranscripts: SideTranscript[]
   /** `<path>: <message>` for each file or folder that could not be read. */
   errors: string[]
+  /** What went wrong and was worked around, for `navi doctor` (jsonl-file-set.ts). */
+  notes: string[]
   /** Corrupt lines met during this scan. */
   corruptLines: number
   /** Bytes of transcript read during this scan (0 when nothing changed). */
@@ -223,6 +225,7 @@ export function createClaudeTranscriptSource(
       summaries,
       sideTranscripts,
       errors: [...errors, ...update.errors],
+      notes: update.notes,
       corruptLines: update.corruptLines,
       bytesRead: update.bytesRead,
       readPaths,

@@ -95,13 +95,15 @@ async function readOnWorker<S extends { corruptLines: number }>(
   folderName: FolderName,
   plan: PlannedRead<S>,
   update: JsonlFileSetUpdate,
+  failures: string[],
 ): Promise<void> {
   const { path, entry, info } = plan
   let outcome
   try {
     outcome = await pool.fold(folderName, path)
-  } catch {
+  } catch (error) {
     // A worker out of memory or gone: this thread reads the file instead, from where its tail stands.
+    failures.push(describeError(error))
     await readHere(context, plan, update)
     return
   }
@@ -129,7 +131,11 @@ export async function readPlanned<S extends { corruptLines: number }>(
   const freshBytes = fresh.reduce((sum, p) => sum + p.info.size, 0)
   const cold = parallel && fresh.length > 1 && freshBytes >= parallel.minBytes
   // The pool (and `worker_threads` with it) is loaded for a cold read alone.
-  const pool = cold ? (await import('./fold-pool.ts')).openFoldPool() : null
+  const pool = !cold
+    ? null
+    : parallel.openPool
+      ? parallel.openPool()
+      : (await import('./fold-pool.ts')).openFoldPool()
   if (!pool || !parallel) {
     await pLimit(READ_CONCURRENCY).map(plans, (plan) => readHere(context, plan, update))
     return
@@ -138,10 +144,18 @@ export async function readPlanned<S extends { corruptLines: number }>(
     // Largest first, so that no worker is left with one big file at the end.
     const onWorkers = [...fresh].sort((a, b) => b.info.size - a.info.size)
     const here = plans.filter((p) => !p.fromStart)
+    const failures: string[] = []
     await Promise.all([
-      ...onWorkers.map((plan) => readOnWorker(context, pool, parallel.folder, plan, update)),
+      ...onWorkers.map((plan) =>
+        readOnWorker(context, pool, parallel.folder, plan, update, failures),
+      ),
       pLimit(READ_CONCURRENCY).map(here, (plan) => readHere(context, plan, update)),
     ])
+    // Nothing is lost (each file was folded here instead), but a cold index took longer: worth a note.
+    if (failures.length > 0)
+      update.notes.push(
+        `fold workers failed on ${String(failures.length)} file(s), folded on the engine's thread instead: ${failures[0]}`,
+      )
   } finally {
     await pool.close()
   }

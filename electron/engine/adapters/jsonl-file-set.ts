@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs'
+import type { FoldPool } from './fold-pool.ts'
 import type { FolderName } from './jsonl-folders.ts'
 import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
 import { decodeIndexed, type JsonlFolder, type JsonlSummaryCodec } from './jsonl-fold-contract.ts'
@@ -14,7 +15,12 @@ export interface JsonlFileSetOptions<S> {
    * New files are folded on worker threads when there are at least `minBytes` of them to read (a cold
    * index); `folder` names this set's folder among the ones a worker knows (jsonl-folders.ts).
    */
-  parallel?: { folder: FolderName; minBytes: number } | null
+  parallel?: {
+    folder: FolderName
+    minBytes: number
+    /** @default fold-pool.ts's `openFoldPool` (tests hand in a pool whose workers fail) */
+    openPool?: () => FoldPool | null
+  } | null
 }
 
 export interface JsonlFileSetUpdate {
@@ -28,6 +34,8 @@ export interface JsonlFileSetUpdate {
   changed: string[]
   /** Of those, files folded on fold workers (a cold index of much to read). */
   onWorkers: number
+  /** What went wrong and was worked around: every file was still read (a fold worker that failed). */
+  notes: string[]
 }
 
 export interface JsonlFileSet<S> {
@@ -156,7 +164,14 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   }
 
   const newUpdate = (): JsonlFileSetUpdate => {
-    const update = { errors: flushErrors, corruptLines: 0, bytesRead: 0, changed: [], onWorkers: 0 }
+    const update: JsonlFileSetUpdate = {
+      errors: flushErrors,
+      corruptLines: 0,
+      bytesRead: 0,
+      changed: [],
+      onWorkers: 0,
+      notes: [],
+    }
     flushErrors = []
     return update
   }
