@@ -18,14 +18,25 @@ const activityTime = (value: string | null | undefined): number => {
   return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY
 }
 
-/** Needs input → PBI complete → active → stale → idle; most recently active first within a group; then name. */
+/**
+ * Needs input → PBI complete → active → stale → idle; most recently active first within a group; then name.
+ * Each project's rank and time are worked out once, not once per comparison: every cycle sorts every
+ * project (200 projects: about 3,000 date parses saved).
+ */
 export function sortByAttention(projects: readonly ProjectSnapshot[]): ProjectSnapshot[] {
-  return [...projects].sort(
+  const keyed = projects.map((project) => ({
+    project,
+    rank: ATTENTION_ORDER.indexOf(project.attention),
+    at: activityTime(project.last_activity),
+  }))
+  keyed.sort(
     (a, b) =>
-      ATTENTION_ORDER.indexOf(a.attention) - ATTENTION_ORDER.indexOf(b.attention) ||
-      activityTime(b.last_activity) - activityTime(a.last_activity) ||
-      a.name.localeCompare(b.name),
+      a.rank - b.rank ||
+      // Two projects never active compare equal here (-Infinity - -Infinity is NaN).
+      (a.at === b.at ? 0 : b.at - a.at) ||
+      a.project.name.localeCompare(b.project.name),
   )
+  return keyed.map(({ project }) => project)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { groupProjects, nameProjects } from '../../electron/engine/core/projects.ts'
 import { buildSnapshot, sortByAttention } from '../../electron/engine/core/snapshot.ts'
+import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session } from '../../shared/schemas/session.ts'
 import { makeSession } from '../support/session-fixture.ts'
 
@@ -165,6 +166,29 @@ describe('buildSnapshot + sortByAttention', () => {
       ['a', 'active'],
       ['s', 'stale'],
       ['i', 'idle'],
+    ])
+  })
+
+  it('sorts within a group newest first, never-active last, and ties by name', () => {
+    const project = (name: string, attention: ProjectSnapshot['attention'], at: string | null) =>
+      ({ name, attention, last_activity: at }) as ProjectSnapshot
+    const sorted = sortByAttention([
+      project('never-b', 'idle', null),
+      project('old', 'idle', '2026-01-01T00:00:00.000Z'),
+      project('never-a', 'idle', 'not a time'),
+      project('tie-b', 'idle', '2026-02-01T00:00:00.000Z'),
+      project('new', 'idle', '2026-03-01T00:00:00.000Z'),
+      project('tie-a', 'idle', '2026-02-01T00:00:00.000Z'),
+      project('waiting', 'needs_input', '2025-01-01T00:00:00.000Z'),
+    ])
+    expect(sorted.map((p) => p.name)).toEqual([
+      'waiting',
+      'new',
+      'tie-a',
+      'tie-b',
+      'old',
+      'never-a',
+      'never-b',
     ])
   })
 
