@@ -1,7 +1,8 @@
 /**
  * The fold pool (fold-pool.ts) on real worker threads: more jobs than its workers hold at once, each
  * answered with its own file's summary; a file that cannot be read fails alone; closing answers what the
- * workers still held. Transcripts are small files written here: this is about the pool, not the fold.
+ * workers still held; lines of 15 MiB fit in a worker's heap. Transcripts are files written here: this
+ * is about the pool, not the fold.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openFoldPool } from '../../electron/engine/adapters/fold-pool.ts'
 import type { TranscriptSummary } from '../../electron/engine/core/source-records.ts'
+import { summarizeTokens } from '../../electron/engine/core/usage-tally.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -72,6 +74,52 @@ describe('the fold pool', () => {
         pool.fold('claude-transcript', second),
       ])
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it("folds lines of 15 MiB within a worker's heap (a pasted log, a long reply)", async () => {
+    const pool = openFoldPool(1)
+    if (pool === null) throw new Error('no fold worker could start')
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'navi-fold-pool-big-'))
+      dirs.push(dir)
+      const path = join(dir, 'big.jsonl')
+      const big = 'x'.repeat(15 * 1024 * 1024)
+      const base = { sessionId: 'big', cwd: '/work/big', isSidechain: false }
+      const lines = [
+        {
+          ...base,
+          type: 'user',
+          timestamp: '2026-11-26T10:00:00.000Z',
+          message: { role: 'user', content: big },
+        },
+        {
+          ...base,
+          type: 'assistant',
+          timestamp: '2026-11-26T10:00:01.000Z',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            model: 'claude-x',
+            content: [{ type: 'text', text: big }],
+            usage: { input_tokens: 3, output_tokens: 4 },
+          },
+        },
+        {
+          ...base,
+          type: 'user',
+          timestamp: '2026-11-26T10:00:02.000Z',
+          message: { role: 'user', content: [{ type: 'text', text: big }] },
+        },
+      ]
+      writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`)
+      const outcome = await pool.fold('claude-transcript', path)
+      const summary = outcome.summary as TranscriptSummary
+      expect(outcome.corrupt).toBe(0)
+      expect(summary.turns).toBe(2)
+      expect(summarizeTokens(summary).total).toBe(7)
     } finally {
       await pool.close()
     }
