@@ -4,23 +4,30 @@
  * workers still held; lines of 15 MiB fit in a worker's heap. Transcripts are files written here: this
  * is about the pool, not the fold.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openFoldPool } from '../../electron/engine/adapters/fold-pool.ts'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openFoldPool, type FoldPool } from '../../electron/engine/adapters/fold-pool.ts'
 import type { TranscriptSummary } from '../../electron/engine/core/source-records.ts'
 import { summarizeTokens } from '../../electron/engine/core/usage-tally.ts'
+import { useTempDirs } from '../support/temp-paths.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = useTempDirs('navi-fold-pool-')
+
+/** A pool of `size` workers for `use`, closed after it (also when `use` fails). */
+async function withPool(size: number, use: (pool: FoldPool) => Promise<void>): Promise<void> {
+  const pool = openFoldPool(size)
+  if (pool === null) throw new Error('no fold worker could start')
+  try {
+    await use(pool)
+  } finally {
+    await pool.close()
+  }
+}
 
 /** `count` transcripts; the i-th has i + 1 prompts, so each answer can be told from the others. */
 function transcripts(count: number): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'navi-fold-pool-'))
-  dirs.push(dir)
+  const dir = tempDir()
   return Array.from({ length: count }, (_, i) => {
     const path = join(dir, `session-${i}.jsonl`)
     const lines = Array.from({ length: i + 1 }, (_, turn) =>
@@ -39,10 +46,7 @@ function transcripts(count: number): string[] {
 
 describe('the fold pool', () => {
   it('answers every job with its own file, when given more than its workers hold at once', async () => {
-    const pool = openFoldPool(2)
-    expect(pool).not.toBeNull()
-    if (pool === null) return
-    try {
+    await withPool(2, async (pool) => {
       const paths = transcripts(9)
       const outcomes = await Promise.all(paths.map((p) => pool.fold('claude-transcript', p)))
       const seen = outcomes.map((o) => {
@@ -56,17 +60,13 @@ describe('the fold pool', () => {
           prompt: `prompt ${i} of session ${i}`,
         })),
       )
-    } finally {
-      await pool.close()
-    }
+    })
   })
 
   it('fails only the job whose file cannot be read', async () => {
-    const pool = openFoldPool(1)
-    if (pool === null) throw new Error('no fold worker could start')
-    try {
+    await withPool(1, async (pool) => {
       const [first, second] = transcripts(2) as [string, string]
-      const folder = join(dirs[0] as string, 'a-folder.jsonl')
+      const folder = join(dirname(first), 'a-folder.jsonl')
       mkdirSync(folder)
       const results = await Promise.allSettled([
         pool.fold('claude-transcript', first),
@@ -74,18 +74,12 @@ describe('the fold pool', () => {
         pool.fold('claude-transcript', second),
       ])
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-    } finally {
-      await pool.close()
-    }
+    })
   })
 
   it("folds lines of 15 MiB within a worker's heap (a pasted log, a long reply)", async () => {
-    const pool = openFoldPool(1)
-    if (pool === null) throw new Error('no fold worker could start')
-    try {
-      const dir = mkdtempSync(join(tmpdir(), 'navi-fold-pool-big-'))
-      dirs.push(dir)
-      const path = join(dir, 'big.jsonl')
+    await withPool(1, async (pool) => {
+      const path = join(tempDir(), 'big.jsonl')
       const big = 'x'.repeat(15 * 1024 * 1024)
       const base = { sessionId: 'big', cwd: '/work/big', isSidechain: false }
       const lines = [
@@ -120,9 +114,7 @@ describe('the fold pool', () => {
       expect(outcome.corrupt).toBe(0)
       expect(summary.turns).toBe(2)
       expect(summarizeTokens(summary).total).toBe(7)
-    } finally {
-      await pool.close()
-    }
+    })
   })
 
   it('answers the jobs it still held when it is closed, and takes no new one', async () => {

@@ -2,26 +2,21 @@
  * The on-disk transcript index (jsonl-index-cache.ts) against real files in a temp dir: written ASCII,
  * read back trusted and equal, and an index an older Navi wrote (raw UTF-8) is still trusted.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   loadJsonlIndex,
   saveJsonlIndex,
   type IndexedFile,
 } from '../../electron/engine/adapters/jsonl-index-cache.ts'
+import { useTempDirs } from '../support/temp-paths.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = useTempDirs('navi-index-')
 
 function indexFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'navi-index-'))
-  dirs.push(dir)
-  return join(dir, 'cache', 'claude-transcripts.json')
+  return join(tempDir(), 'cache', 'claude-transcripts.json')
 }
 
 const entry = (path: string, prompt: string): IndexedFile => ({

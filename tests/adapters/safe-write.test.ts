@@ -2,22 +2,13 @@
  * Atomic writes (safe-write.ts), through the thread pool and with blocking calls alike: a missing file is
  * created, a regular one replaced, and anything else (a directory, a link to one) refused, left as it was.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { writeFileSafely, writeSmallFileSafely } from '../../electron/engine/adapters/safe-write.ts'
+import { useTempDirs } from '../support/temp-paths.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'navi-safe-write-'))
-  dirs.push(dir)
-  return dir
-}
+const scratch = useTempDirs('navi-safe-write-')
 
 describe.each([
   ['through the thread pool', writeFileSafely],

@@ -1,7 +1,9 @@
 /**
- * A fresh temp root per test with Navi's three directories under it, removed after the test:
- * `const temp = useTempPaths('navi-x-')` at the top of a test file, then `temp.root` and `temp.paths`.
+ * Temp folders removed after each test. `useTempPaths('navi-x-')`: a fresh root per test with Navi's three
+ * directories under it (`temp.root`, `temp.paths`). `useTempDirs('navi-x-')`: a function that makes as
+ * many fresh folders as a test asks for.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,4 +24,16 @@ export function useTempPaths(prefix: string): { root: string; paths: EnginePaths
     await rm(temp.root, { recursive: true, force: true })
   })
   return temp
+}
+
+export function useTempDirs(prefix: string): () => string {
+  const dirs: string[] = []
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix))
+    dirs.push(dir)
+    return dir
+  }
 }
