@@ -1,10 +1,10 @@
 /**
  * Time and memory to index a generated corpus of Claude transcripts (1 GiB, 500 sessions, 40 project
  * cwds), side by side with `ccusage session --json --offline` (ccusage@20.0.24) on the same
- * CLAUDE_CONFIG_DIR; Navi again warm (a second process on the same NAVI_HOME), and the engine time a
- * running engine (watchers on) spends on a 1 KiB append (lib/append-child.ts). Every measured run is its own process, so wall time
- * and peak RSS are per process (see lib/process-stats.ts). The OS page cache is warmed first, for
- * both tools alike.
+ * CLAUDE_CONFIG_DIR; Navi again warm (a second process on the same NAVI_HOME); both again with Navi built
+ * as the `navi` command ships; and the engine time a running engine (watchers on) spends on a 1 KiB append
+ * (lib/append-child.ts). Every measured run is its own process, so wall time and peak RSS are per process
+ * (see lib/process-stats.ts). The OS page cache is warmed first, for both tools alike.
  *
  * `node bin/run-ts.mjs bench/index-corpus.ts [--quick] [--keep] [--runs N] [--mb N] [--sessions N]`
  * (runs: median of 3 by default, 1 with --quick)
@@ -21,21 +21,26 @@ import { ensureCorpus, type Corpus } from './lib/corpus.ts'
 import {
   appendOutputSchema,
   parseChild,
+  type IndexRun,
   summarizeIndexRuns,
   type IndexCorpusOptions,
   type Measured,
 } from './lib/index-report.ts'
-import { runMeasured, type ProcessRun } from './lib/process-stats.ts'
-import { bundleCli } from '../scripts/cli-bundle.ts'
+import { runMeasured } from './lib/process-stats.ts'
+import { bundleCli, bundleLikeNaviCli } from '../scripts/cli-bundle.ts'
 import { hasFlag, isMain, mib, numberOption, writeResult } from './lib/report.ts'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 /**
- * The child runs bundled, as the `navi` CLI does (`npm run build:cli`): compiling TypeScript on the fly
- * (tsx) would add a third of a second to every run that no user pays.
+ * The child runs bundled, twice over (lib/index-report.ts IndexRun): as ES module chunks, where a process
+ * loads only what it runs, and built as the `navi` command ships (`npm run build:cli`): one CommonJS file
+ * with V8's code cache in NAVI_HOME, written by the cold run and used by the warm one, as a user's second
+ * `navi` uses the first one's. Compiling TypeScript on the fly (tsx) would add a third of a second that
+ * no user pays.
  */
 const CHILD_ENTRY = 'bench/lib/index-child.ts'
 const CHILD_DIR = join(REPO, 'out', 'bench-index')
+const CLI_CHILD_DIR = join(REPO, 'out', 'bench-index-cli')
 
 export async function benchIndexCorpus(opts: IndexCorpusOptions) {
   const megabytes = opts.megabytes ?? (opts.quick ? 100 : 1024)
@@ -57,9 +62,16 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
         : `generated ${mib(corpus.bytes).toFixed(0)} MiB in ${(corpus.generateMs / 1000).toFixed(1)} s`,
     )
     const cli = await ensureCcusage(ccusagePrefix)
-    await rm(CHILD_DIR, { recursive: true, force: true })
+    await Promise.all(
+      [CHILD_DIR, CLI_CHILD_DIR].map((d) => rm(d, { recursive: true, force: true })),
+    )
     await bundleCli({ entry: join(REPO, CHILD_ENTRY), outdir: CHILD_DIR, logLevel: 'silent' })
     const child = join(CHILD_DIR, 'index-child.mjs')
+    const cliChild = await bundleLikeNaviCli({
+      entry: join(REPO, CHILD_ENTRY),
+      outdir: CLI_CHILD_DIR,
+      logLevel: 'silent',
+    })
     await bundleCli({
       entry: join(REPO, 'bench/lib/append-child.ts'),
       outdir: join(CHILD_DIR, 'append'),
@@ -77,8 +89,8 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
       CODEX_HOME: codexHome,
       NAVI_HOME: naviHome,
     })
-    const navi = async (naviHome: string, claudeDir: string, extra: string[] = []) => {
-      const run = await runMeasured(process.execPath, [child, ...extra], {
+    const navi = async (naviHome: string, claudeDir: string, program = child) => {
+      const run = await runMeasured(process.execPath, [program], {
         cwd: REPO,
         env: env(claudeDir, naviHome),
       })
@@ -92,7 +104,7 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
     await warmPageCache(corpus)
     const baseline = await navi(join(scratch, 'navi-baseline'), empty)
     const target = pickAppendTarget(corpus)
-    const runs: { ccusage: ProcessRun; cold: Measured; warm: Measured }[] = []
+    const runs: IndexRun[] = []
     for (let i = 0; i < opts.runs; i++) {
       const naviHome = join(scratch, `navi-${i}`)
       const original = await stat(target.path)
@@ -101,10 +113,14 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
         if (cc.exitCode !== 0) throw new Error(`ccusage exited ${cc.exitCode}: ${cc.stderr}`)
         const cold = await navi(naviHome, corpus.claudeConfigDir)
         const warm = await navi(naviHome, corpus.claudeConfigDir)
-        runs.push({ ccusage: cc, cold, warm })
+        const cliHome = join(scratch, `navi-cli-${i}`)
+        const cliCold = await navi(cliHome, corpus.claudeConfigDir, cliChild)
+        const cliWarm = await navi(cliHome, corpus.claudeConfigDir, cliChild)
+        runs.push({ ccusage: cc, cold, warm, cliCold, cliWarm })
+        const s = (m: Measured) => `${(m.run.wallMs / 1000).toFixed(2)} s`
         console.log(
           `run ${i + 1}/${opts.runs}: ccusage ${(cc.wallMs / 1000).toFixed(2)} s, ` +
-            `navi cold ${(cold.run.wallMs / 1000).toFixed(2)} s, warm ${(warm.run.wallMs / 1000).toFixed(2)} s`,
+            `navi cold ${s(cold)}, warm ${s(warm)}; as the CLI ships: cold ${s(cliCold)}, warm ${s(cliWarm)}`,
         )
       } finally {
         // Put the appended transcript back as it was, so the corpus can be reused.

@@ -80,25 +80,66 @@ export async function bundleNaviCli(opts: {
   outdir: string
   logLevel?: 'info' | 'silent'
 }): Promise<void> {
-  const { outdir, logLevel = 'info' } = opts
+  await bundleWithCodeCache({
+    entry: CLI_ENTRY,
+    launcherFile: NAVI_CLI_FILE,
+    codeFile: NAVI_CLI_CODE_FILE,
+    cachePrefix: 'cli-code-',
+    ...opts,
+  })
+}
+
+/**
+ * A Node program built the way the `navi` command is (see bundleNaviCli): `<name>.cjs`, the launcher, runs
+ * `<name>-main.cjs` with its code cache in `$NAVI_HOME/cache/<name>-code-*.bin`. For the benchmarks'
+ * programs that time what a user's `navi` pays. The entry must not use top-level `await` (CommonJS).
+ * Returns the launcher's path.
+ */
+export async function bundleLikeNaviCli(opts: {
+  entry: string
+  outdir: string
+  logLevel?: 'info' | 'silent'
+}): Promise<string> {
+  const name = basename(opts.entry).replace(/\.[^.]+$/, '')
+  const launcherFile = `${name}.cjs`
+  await bundleWithCodeCache({
+    ...opts,
+    launcherFile,
+    codeFile: `${name}-main.cjs`,
+    cachePrefix: `${name}-code-`,
+  })
+  return join(opts.outdir, launcherFile)
+}
+
+async function bundleWithCodeCache(opts: {
+  entry: string
+  launcherFile: string
+  codeFile: string
+  /** Of the cache files in $NAVI_HOME/cache/; the launcher removes this prefix's caches of other builds. */
+  cachePrefix: string
+  outdir: string
+  logLevel?: 'info' | 'silent'
+}): Promise<void> {
+  const { outdir, logLevel = 'info', codeFile, launcherFile } = opts
   await build({
     ...SHARED,
-    entryPoints: [{ in: CLI_ENTRY, out: NAVI_CLI_CODE_FILE.replace(/\.cjs$/, '') }],
+    entryPoints: [{ in: opts.entry, out: codeFile.replace(/\.cjs$/, '') }],
     ...AS_COMMONJS,
     outdir,
     logLevel,
   })
-  const code = readFileSync(join(outdir, NAVI_CLI_CODE_FILE))
-  assertAscii(code, NAVI_CLI_CODE_FILE)
+  const code = readFileSync(join(outdir, codeFile))
+  assertAscii(code, codeFile)
   const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16)
   await build({
     ...SHARED,
-    entryPoints: [{ in: LAUNCHER, out: NAVI_CLI_FILE.replace(/\.cjs$/, '') }],
+    entryPoints: [{ in: LAUNCHER, out: launcherFile.replace(/\.cjs$/, '') }],
     ...AS_COMMONJS,
     define: {
       ...AS_COMMONJS.define,
       __NAVI_CLI_BUILD__: JSON.stringify(buildId),
-      __NAVI_CLI_CODE_FILE__: JSON.stringify(NAVI_CLI_CODE_FILE),
+      __NAVI_CLI_CODE_FILE__: JSON.stringify(codeFile),
+      __NAVI_CODE_CACHE_PREFIX__: JSON.stringify(opts.cachePrefix),
     },
     outdir,
     logLevel,

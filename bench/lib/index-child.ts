@@ -1,15 +1,12 @@
 /**
- * One Navi process of the corpus benchmark: a full engine cycle (`refresh({ force: true })`) over the
+ * One Navi process of the corpus benchmark: a full engine cycle (`refresh()`) over the
  * paths from NAVI_HOME / CLAUDE_CONFIG_DIR / CODEX_HOME, then a clean `stop()` so whatever the engine
  * persists is flushed. Prints one JSON object on stdout. (What a running engine spends on an append is
- * lib/append-child.ts.) Bundled and run by bench/index-corpus.ts and bench/scale.ts.
+ * lib/append-child.ts.) Bundled and run by bench/index-corpus.ts (as ES module chunks, and as the `navi`
+ * command ships: scripts/cli-bundle.ts `bundleLikeNaviCli`) and bench/scale.ts. No top-level `await`:
+ * the second build is CommonJS.
  */
 import { readFile } from 'node:fs/promises'
-
-const processStart = performance.now()
-const { createEngine } = await import('../../electron/engine/index.ts')
-const { resolvePaths } = await import('../../electron/engine/core/paths.ts')
-const importMs = performance.now() - processStart
 
 /** Bytes this process has read through read(2) and friends so far (page cache included). */
 async function bytesReadSoFar(): Promise<number> {
@@ -17,40 +14,55 @@ async function bytesReadSoFar(): Promise<number> {
   return Number(/^rchar:\s+(\d+)/m.exec(io)?.[1] ?? Number.NaN)
 }
 
-const engine = createEngine({ paths: resolvePaths(), watch: false })
-const readBefore = await bytesReadSoFar()
-const started = performance.now()
-const state = await engine.refresh({ force: false })
-const refreshMs = performance.now() - started
-const readDuring = (await bytesReadSoFar()) - readBefore
-const sessions = engine.getSessions()
-const tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
-for (const session of sessions) {
-  tokens.input += session.tokens.input
-  tokens.output += session.tokens.output
-  tokens.cache_read += session.tokens.cache_read
-  tokens.cache_creation += session.tokens.cache_creation
-  tokens.total += session.tokens.total
+async function main(): Promise<void> {
+  const processStart = performance.now()
+  // As the `navi` command runs any command that answers and exits (electron/cli/navi.ts): zod without
+  // its compiled parsers, which cost more to build than a few hundred parses save.
+  ;(await import('zod')).config({ jitless: true })
+  const { createEngine } = await import('../../electron/engine/index.ts')
+  const { resolvePaths } = await import('../../electron/engine/core/paths.ts')
+  const importMs = performance.now() - processStart
+
+  const engine = createEngine({ paths: resolvePaths(), watch: false })
+  const readBefore = await bytesReadSoFar()
+  const started = performance.now()
+  const state = await engine.refresh({ force: false })
+  const refreshMs = performance.now() - started
+  const readDuring = (await bytesReadSoFar()) - readBefore
+  const sessions = engine.getSessions()
+  const tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 }
+  for (const session of sessions) {
+    tokens.input += session.tokens.input
+    tokens.output += session.tokens.output
+    tokens.cache_read += session.tokens.cache_read
+    tokens.cache_creation += session.tokens.cache_creation
+    tokens.total += session.tokens.total
+  }
+  const diagnostics = engine.diagnostics()
+
+  const stopStarted = performance.now()
+  await engine.stop()
+  const stopMs = performance.now() - stopStarted
+  const memory = process.memoryUsage()
+
+  console.log(
+    JSON.stringify({
+      importMs,
+      refreshMs,
+      stopMs,
+      bytesReadByRefresh: readDuring,
+      sessions: sessions.length,
+      projects: state.projects.length,
+      tokens,
+      corruptLines: diagnostics.corruptLines,
+      sourceErrors: diagnostics.sourceErrors,
+      heapUsedMb: memory.heapUsed / 1024 / 1024,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  )
 }
-const diagnostics = engine.diagnostics()
 
-const stopStarted = performance.now()
-await engine.stop()
-const stopMs = performance.now() - stopStarted
-const memory = process.memoryUsage()
-
-console.log(
-  JSON.stringify({
-    importMs,
-    refreshMs,
-    stopMs,
-    bytesReadByRefresh: readDuring,
-    sessions: sessions.length,
-    projects: state.projects.length,
-    tokens,
-    corruptLines: diagnostics.corruptLines,
-    sourceErrors: diagnostics.sourceErrors,
-    heapUsedMb: memory.heapUsed / 1024 / 1024,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
-  }),
-)
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

@@ -49,6 +49,19 @@ export const appendOutputSchema = z.object({
 })
 export type AppendOutput = z.infer<typeof appendOutputSchema>
 
+/**
+ * One run: ccusage, then Navi cold and warm twice over, in a fresh home each: the engine as ES module
+ * chunks (what it loads is what a cycle needs) and built as the `navi` command ships (one file, its code
+ * cache written by the cold run and used by the warm one).
+ */
+export interface IndexRun {
+  ccusage: ProcessRun
+  cold: Measured
+  warm: Measured
+  cliCold: Measured
+  cliWarm: Measured
+}
+
 export interface IndexCorpusOptions {
   quick: boolean
   keep: boolean
@@ -74,7 +87,7 @@ export function summarizeIndexRuns(input: {
   megabytes: number
   sessionCount: number
   baseline: Measured
-  runs: { ccusage: ProcessRun; cold: Measured; warm: Measured }[]
+  runs: IndexRun[]
   append: AppendOutput
   root: string
   opts: IndexCorpusOptions
@@ -103,6 +116,16 @@ export function summarizeIndexRuns(input: {
     median((r) => r.warm.run.cpuMs),
     median((r) => r.warm.run.peakRssMb),
   )
+  const cliCold = row(
+    median((r) => r.cliCold.run.wallMs),
+    median((r) => r.cliCold.run.cpuMs),
+    median((r) => r.cliCold.run.peakRssMb),
+  )
+  const cliWarm = row(
+    median((r) => r.cliWarm.run.wallMs),
+    median((r) => r.cliWarm.run.cpuMs),
+    median((r) => r.cliWarm.run.peakRssMb),
+  )
   const base = row(baseline.run.wallMs, baseline.run.cpuMs, baseline.run.peakRssMb)
   const ratio = (a: number, b: number) => round(a / b, 2)
   const result = {
@@ -128,6 +151,14 @@ export function summarizeIndexRuns(input: {
       naviWarm: {
         wallS: round(r.warm.run.wallMs / 1000, 2),
         peakRssMb: round(r.warm.run.peakRssMb, 0),
+      },
+      naviCliCold: {
+        wallS: round(r.cliCold.run.wallMs / 1000, 2),
+        peakRssMb: round(r.cliCold.run.peakRssMb, 0),
+      },
+      naviCliWarm: {
+        wallS: round(r.cliWarm.run.wallMs / 1000, 2),
+        peakRssMb: round(r.cliWarm.run.peakRssMb, 0),
       },
     })),
     ccusageVersion: CCUSAGE_VERSION,
@@ -162,6 +193,16 @@ export function summarizeIndexRuns(input: {
       refreshS: round(median((r) => r.warm.child.refreshMs ?? Number.NaN) / 1000, 2),
       bytesReadMb: round(mib(median((r) => r.warm.child.bytesReadByRefresh ?? Number.NaN)), 0),
     },
+    /** The same child built as the `navi` command ships: one CommonJS file run with its code cache. */
+    naviCliCold: {
+      ...cliCold,
+      sessions: runs[0]?.cliCold.child.sessions ?? null,
+      tokensTotal: runs[0]?.cliCold.child.tokens.total ?? null,
+    },
+    naviCliWarm: {
+      ...cliWarm,
+      bytesReadMb: round(mib(median((r) => r.cliWarm.child.bytesReadByRefresh)), 0),
+    },
     naviBaselineEmpty: {
       ...base,
       importS: round((baseline.child.importMs ?? Number.NaN) / 1000, 2),
@@ -185,6 +226,10 @@ export function summarizeIndexRuns(input: {
       coldRssVsCcusage: ratio(cold.peakRssMb, ccusage.peakRssMb),
       warmWallVsCcusage: ratio(warm.wallS, ccusage.wallS),
       warmRssVsCcusage: ratio(warm.peakRssMb, ccusage.peakRssMb),
+      cliColdWallVsCcusage: ratio(cliCold.wallS, ccusage.wallS),
+      cliColdRssVsCcusage: ratio(cliCold.peakRssMb, ccusage.peakRssMb),
+      cliWarmWallVsCcusage: ratio(cliWarm.wallS, ccusage.wallS),
+      cliWarmRssVsCcusage: ratio(cliWarm.peakRssMb, ccusage.peakRssMb),
     },
   }
   printReport(result)
@@ -227,6 +272,24 @@ function printReport(r: IndexCorpusResult): void {
         r.ratios.warmRssVsCcusage,
       ],
       [
+        'navi cold, built as the CLI ships',
+        r.naviCliCold.wallS,
+        r.naviCliCold.cpuS,
+        r.naviCliCold.peakRssMb,
+        r.naviCliCold.mbPerS,
+        r.ratios.cliColdWallVsCcusage,
+        r.ratios.cliColdRssVsCcusage,
+      ],
+      [
+        'navi warm, built as the CLI ships',
+        r.naviCliWarm.wallS,
+        r.naviCliWarm.cpuS,
+        r.naviCliWarm.peakRssMb,
+        r.naviCliWarm.mbPerS,
+        r.ratios.cliWarmWallVsCcusage,
+        r.ratios.cliWarmRssVsCcusage,
+      ],
+      [
         'navi, empty CLAUDE_CONFIG_DIR',
         r.naviBaselineEmpty.wallS,
         r.naviBaselineEmpty.cpuS,
@@ -251,9 +314,15 @@ function printReport(r: IndexCorpusResult): void {
   const cc = r.ccusage.report
   const nv = r.naviCold.tokens
   if (cc && nv) {
+    const cli = r.naviCliCold
+    const equal =
+      nv.total === cc.tokens.total &&
+      cli.tokensTotal === nv.total &&
+      cli.sessions === r.naviCold.sessions
     console.log(
-      `cross-check: sessions navi ${r.naviCold.sessions} / ccusage ${cc.sessions}; total tokens ` +
-        `navi ${nv.total} / ccusage ${cc.tokens.total}${nv.total === cc.tokens.total ? ' (equal)' : ' (DIFFER)'}`,
+      `cross-check: sessions navi ${r.naviCold.sessions} (CLI build ${cli.sessions}) / ccusage ${cc.sessions}; ` +
+        `total tokens navi ${nv.total} (CLI build ${cli.tokensTotal}) / ccusage ${cc.tokens.total}` +
+        (equal ? ' (equal)' : ' (DIFFER)'),
     )
   }
 }

@@ -29,8 +29,10 @@ import { CODE_CACHE_STATE, type CodeCacheState } from './code-cache-state.ts'
 declare const __NAVI_CLI_BUILD__: string
 /** The CLI bundle's file name beside this one, set by the build. */
 declare const __NAVI_CLI_CODE_FILE__: string
+/** How this program's cache files start (`cli-code-` for the CLI), set by the build. */
+declare const __NAVI_CODE_CACHE_PREFIX__: string
 
-const CACHE_PREFIX = 'cli-code-'
+const CACHE_PREFIX = __NAVI_CODE_CACHE_PREFIX__
 const here = dirname(fileURLToPath(import.meta.url))
 const codeFile = join(here, __NAVI_CLI_CODE_FILE__)
 const cacheDir = join(resolvePaths().naviHome, 'cache')
