@@ -143,8 +143,12 @@ export function createClaudeTranscriptSource(
   const subagents = new Map<string, Map<string, string | null>>()
   /** Role of every file in the set, by path. */
   const roles = new Map<string, FileRole>()
-  const roleFor = (path: string): FileRole | null => {
-    const role = roleOf(relative(projectsDir, path).split(sep))
+  /** The role of `path`, from its parts under `projects/` when the caller has them (a full scan does). */
+  const roleFor = (
+    path: string,
+    parts: readonly string[] = relative(projectsDir, path).split(sep),
+  ): FileRole | null => {
+    const role = roleOf(parts)
     if (role) roles.set(path, role)
     return role
   }
@@ -189,7 +193,7 @@ export function createClaudeTranscriptSource(
     for (const path of changed) {
       const parts = relative(projectsDir, path).split(sep)
       if (parts[0] === '..' || parts.length < 2 || !parts[0] || !parts[1]) continue
-      if (roleFor(path)) touched.push(path)
+      if (roleFor(path, parts)) touched.push(path)
       if (parts.length > 2) {
         const session = join(projectsDir, parts[0], parts[1])
         sessionDirs.set(`${session}.jsonl`, session)
@@ -244,7 +248,7 @@ export function createClaudeTranscriptSource(
         const projectDir = join(projectsDir, project.name)
         for (const entry of listDir(projectDir, errors)) {
           const path = join(projectDir, entry.name)
-          if (entry.isFile() && roleFor(path)) paths.push(path)
+          if (entry.isFile() && roleFor(path, [project.name, entry.name])) paths.push(path)
           // A session folder, even one whose main file is gone: its sub-agents spent tokens.
           else if (entry.isDirectory()) sessionDirs.set(`${path}.jsonl`, path)
         }
