@@ -10,10 +10,13 @@
  * only about speed. `NAVI_NO_CODE_CACHE=1` runs without it (the benchmarks compare the two).
  */
 import {
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -80,10 +83,33 @@ function writeCache(script: Script): void {
   }
 }
 
+/**
+ * The file as Latin-1 text, read through one small buffer. Not `readFileSync`: its buffer the size of the
+ * bundle (700 KB) was malloc'd, mapped and freed, and glibc then raises its threshold for mapping
+ * allocations to that size for the rest of the process, so the many mid-sized buffers of a cold index
+ * stayed in malloc's arenas after they were freed: a first `navi status` over 1 GiB of transcripts
+ * peaked 15-20 MB higher (bench/index-corpus.ts, the rows built as the CLI ships).
+ */
+function readLatin1(file: string): string {
+  const fd = openSync(file, 'r')
+  try {
+    const buffer = Buffer.allocUnsafe(64 * 1024)
+    const parts: string[] = []
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer))
+      parts.push(buffer.toString('latin1', 0, n))
+    return parts.join('')
+  } finally {
+    closeSync(fd)
+  }
+}
+
 const cachedData = readCache()
+// Kept for the life of the process, for the same reason as readLatin1: freeing it would raise glibc's
+// mapping threshold to its size (800 KB).
+;(globalThis as Record<symbol, unknown>)[Symbol.for('navi.cli.codeCacheBytes')] = cachedData
 // The build keeps the bundle ASCII (scripts/cli-bundle.ts): read as Latin-1, it is the same text, decoded
 // faster, into a one-byte string.
-const source = readFileSync(codeFile, 'latin1')
+const source = readLatin1(codeFile)
 const script = new Script(
   `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
   { filename: codeFile, cachedData },
