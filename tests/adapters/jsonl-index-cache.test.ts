@@ -12,6 +12,7 @@ import {
   type IndexedFile,
 } from '../../electron/engine/adapters/jsonl-index-cache.ts'
 import { useTempDirs } from '../support/temp-paths.ts'
+import { asciiJson } from '../../electron/engine/core/ascii-json.ts'
 
 const tempDir = useTempDirs('navi-index-')
 
@@ -39,6 +40,21 @@ describe('the transcript index file', () => {
     const loaded = await loadJsonlIndex(file, 7)
     expect(loaded.trusted).toBe(true)
     expect([...loaded.files.values()]).toEqual(files)
+  })
+
+  it('holds, after its header, the whole array as one JSON text with non-ASCII escaped', async () => {
+    const file = indexFile()
+    const files = [
+      entry('/t/a.jsonl', 'plain'),
+      entry('/t/b.jsonl', 'a … and a \u202e'),
+      entry('/t/c.jsonl', 'plain again'),
+    ]
+    await saveJsonlIndex(file, 7, files)
+    const text = readFileSync(file, 'latin1')
+    const body = text.slice(text.indexOf('\n') + 1)
+    expect(body).toBe(asciiJson(JSON.stringify(files)))
+    const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { sha256: string }
+    expect(header.sha256).toBe(createHash('sha256').update(body).digest('hex'))
   })
 
   it('still trusts an index written with raw UTF-8 (by an older Navi)', async () => {
