@@ -33,7 +33,7 @@ export const pmMemoryFiles = (memoryDir: string) => ({
 })
 
 /** Files under the three roots, named once. */
-export const naviFiles = (p: EnginePaths) => ({
+const filesUnder = (p: EnginePaths) => ({
   config: join(p.naviHome, 'config.yaml'),
   /** What the app's Settings change; its override keys win over config.yaml. */
   settings: join(p.naviHome, 'settings.json'),
@@ -71,3 +71,21 @@ export const naviFiles = (p: EnginePaths) => ({
   /** Delegated tasks: `<id>.json` (the record) and `<id>.log.jsonl` (its agent's stream and Navi's notes). */
   tasksDir: join(p.naviHome, 'tasks'),
 })
+
+export type NaviFiles = Readonly<ReturnType<typeof filesUnder>>
+
+/** The files of each paths object, with the roots they were made from (a changed root makes them again). */
+const namedFiles = new WeakMap<EnginePaths, { roots: string; files: NaviFiles }>()
+
+/**
+ * Every file Navi reads or writes under `p`'s roots. Made once per paths object: a running engine asks on
+ * every watcher event and cycle, and the 35 joins each time were a tenth of what an append allocated.
+ */
+export function naviFiles(p: EnginePaths): NaviFiles {
+  const roots = `${p.naviHome}\0${p.claudeConfigDir}\0${p.codexHome}`
+  const known = namedFiles.get(p)
+  if (known?.roots === roots) return known.files
+  const files = Object.freeze(filesUnder(p))
+  namedFiles.set(p, { roots, files })
+  return files
+}
