@@ -1,5 +1,5 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   defaultProcStartOf,
@@ -246,6 +246,24 @@ describe('createJsonlFileSet', () => {
     expect(update.errors).toHaveLength(1)
     expect(update.errors[0]).toContain(bad)
     expect(set.get(good)?.lastPrompt).toBe('hello')
+  })
+
+  it('lists a touched file once, after the listed ones, however often it is touched', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => join(temp.root, `${name}.jsonl`))
+    for (const file of [a, b, c] as string[])
+      await writeFile(file, jsonl(promptLine(SESSION, basename(file), '2026-11-21T10:00:00.000Z')))
+    const set = createJsonlFileSet({
+      create: (path) => emptyTranscriptSummary('s', path),
+      fold: foldTranscriptLine,
+    })
+    await set.update([a, b] as string[])
+    await set.touch([c, a] as string[])
+    await set.touch([c] as string[])
+    expect(set.summaries().map((s) => s.lastPrompt)).toEqual(['a.jsonl', 'b.jsonl', 'c.jsonl'])
+    // A new listing replaces the order: a file touched before and not listed now is dropped.
+    await set.update([b, a] as string[])
+    await set.touch([a] as string[])
+    expect(set.summaries().map((s) => s.lastPrompt)).toEqual(['b.jsonl', 'a.jsonl'])
   })
 
   it('folds on its own thread what a failed fold worker held, and says so in a note', async () => {

@@ -74,6 +74,8 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   const parallel = options.parallel ?? null
   const entries = new Map<string, FileEntry<S>>()
   let order: string[] = []
+  /** The paths of `order`, to look one up (a touch of one file does not build a set of them all). */
+  let ordered = new Set<string>()
   /** Files of the index not claimed yet; loaded by the first update, dropped after it. */
   let indexed: Map<string, IndexedFile> | null = null
   /** The index's hash matched: its summaries are what a Navi encoded. */
@@ -180,8 +182,11 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     touch: (paths) =>
       exclusive(async () => {
         const update = newUpdate()
-        const known = new Set(order)
-        for (const path of paths) if (!known.has(path)) order.push(path)
+        for (const path of paths) {
+          if (ordered.has(path)) continue
+          order.push(path)
+          ordered.add(path)
+        }
         const plans = [...new Set(paths)].map((path) => examine(path, update))
         await readPlanned(readContext, plans.filter(isPlanned), update)
         return update
@@ -202,6 +207,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           if (!listed.has(path)) dirty = entries.delete(path) || dirty
         }
         order = [...listed]
+        ordered = listed
         const plans = order.map((path) => examine(path, update))
         await readPlanned(readContext, plans.filter(isPlanned), update)
         // Files of the index that are gone are dropped from it at the next flush.

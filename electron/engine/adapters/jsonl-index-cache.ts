@@ -163,7 +163,9 @@ export async function saveJsonlIndex(
   await writeFileSafely(file, Buffer.concat(parts), { fsync: false })
 }
 
-const NON_ASCII = /[\u0080-\uffff]/
-
-/** `json` with its non-ASCII characters escaped (asciiJson), without a copy when it has none. */
-const asciiOnly = (json: string): string => (NON_ASCII.test(json) ? asciiJson(json) : json)
+/**
+ * `json` with its non-ASCII characters escaped (asciiJson), without a copy when it has none: then its
+ * UTF-8 length is its length (a regular expression test allocated as much as the text it looked at).
+ */
+const asciiOnly = (json: string): string =>
+  Buffer.byteLength(json, 'utf8') === json.length ? json : asciiJson(json)
