@@ -65,6 +65,34 @@ describe('side transcripts', () => {
     ])
   })
 
+  it('answers again when a transcript folded in place became the newest, or the list changed', () => {
+    const one = transcript('/c/projects/one/s.jsonl', 's', 1, {
+      timestamp: '2026-01-01T00:00:00.000Z',
+    })
+    const two = transcript('/c/projects/two/s.jsonl', 's', 1, {
+      timestamp: '2026-02-01T00:00:00.000Z',
+    })
+    const list = [one, two]
+    expect(mainTranscriptsById(list).get('s')).toBe(two)
+    // The same list, asked again: the same answer.
+    expect(mainTranscriptsById(list)).toBe(mainTranscriptsById([one, two]))
+    // `one` grows: a later line makes it the newest, in place.
+    foldTranscriptLine(one, {
+      type: 'user',
+      sessionId: 's',
+      cwd: '/w/app',
+      timestamp: '2026-03-01T00:00:00.000Z',
+      message: { role: 'user', content: 'again' },
+    })
+    const after = mainTranscriptsById(list)
+    expect(after.get('s')).toBe(one)
+    expect(after.get('s@two')).toBe(two)
+    expect([...after.keys()]).toEqual(['s', 's@two'])
+    // A third transcript joins (the newest, November): it is counted, in its place.
+    const three = transcript('/c/projects/three/t.jsonl', 't', 1)
+    expect([...mainTranscriptsById([...list, three]).keys()]).toEqual(['t', 's', 's@two'])
+  })
+
   it('notes every duplicated session id once, with all its transcripts, in the order the ids first come', () => {
     const at = (path: string, id: string) => transcript(path, id, 1)
     const files = [

@@ -17,6 +17,7 @@ import type { TranscriptSummary } from './source-records.ts'
 import { summarizeTokens } from './usage-tally.ts'
 import { emptyTokenUsage } from './usage-tally.ts'
 import { isoMs } from './iso-ms.ts'
+import { newestFirst } from './transcript-order.ts'
 
 export interface SideTranscript {
   /** The session it belongs to, from its folder (2.1.x) or its lines' `sessionId` (2.0.x). */
@@ -87,15 +88,27 @@ function add(sum: TokenUsage, more: TokenUsage): void {
   sum.total = sum.input + sum.output + sum.cache_read + sum.cache_creation
 }
 
-/** Main transcripts by session id; a duplicated id keeps the most recently active under the plain id. */
+/** The last answer of mainTranscriptsById, and the order it was made from. */
+let lastById: {
+  sorted: readonly TranscriptSummary[]
+  byId: ReadonlyMap<string, TranscriptSummary>
+} | null = null
+
+/**
+ * Main transcripts by session id, newest first (transcript-order.ts); a duplicated id keeps the most
+ * recently active under the plain id. The same map as the call before while the order is the same.
+ */
 export function mainTranscriptsById(
   transcripts: readonly TranscriptSummary[],
-): Map<string, TranscriptSummary> {
+): ReadonlyMap<string, TranscriptSummary> {
+  const sorted = newestFirst(transcripts)
+  if (lastById?.sorted === sorted) return lastById.byId
   const byId = new Map<string, TranscriptSummary>()
-  for (const t of newestFirst(transcripts)) {
+  for (const t of sorted) {
     const key = byId.has(t.sessionId) ? `${t.sessionId}@${basename(dirname(t.path))}` : t.sessionId
     byId.set(key, t)
   }
+  lastById = { sorted, byId }
   return byId
 }
 
@@ -124,10 +137,4 @@ export function duplicateTranscriptNotes(transcripts: readonly TranscriptSummary
     if (list) notes.push(`session ${id} has ${String(list.length)} transcripts: ${list.join(', ')}`)
   }
   return notes
-}
-
-/** Stable: equal times keep their order. Each time is looked up once, not once per comparison. */
-function newestFirst(transcripts: readonly TranscriptSummary[]): TranscriptSummary[] {
-  const timed = transcripts.map((t) => ({ t, at: t.lastActivity ? isoMs(t.lastActivity) || 0 : 0 }))
-  return timed.sort((a, b) => b.at - a.at).map(({ t }) => t)
 }
