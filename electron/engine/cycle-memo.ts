@@ -27,6 +27,13 @@ export interface BuiltSnapshot {
   snapshot: ProjectSnapshot | null
 }
 
+/** A project's sessions named, and the placed sessions they were named from. */
+export interface NamedList {
+  project: string | null
+  placed: readonly Session[]
+  named: SessionWithProject[]
+}
+
 export interface CycleMemo {
   /** A collected session with its answer window and trouble decided. */
   decided: WeakMap<Session, Session>
@@ -34,6 +41,8 @@ export interface CycleMemo {
   placed: WeakMap<Session, Session>
   /** A placed session with its project's name, as the cycle returns it. */
   named: WeakMap<Session, SessionWithProject>
+  /** Each project's named sessions of the last cycle, by project dir. */
+  namedLists: Map<string, NamedList>
   /**
    * The repository root of each session folder, as the repo tracker answered this cycle or a `reuse`
    * cycle before it (a cycle that reuses nothing asks again: a repository may have appeared).
@@ -52,6 +61,7 @@ export function createCycleMemo(): CycleMemo {
     decided: new WeakMap(),
     placed: new WeakMap(),
     named: new WeakMap(),
+    namedLists: new Map(),
     roots: new Map(),
     built: new Map(),
     ignore: null,

@@ -7,7 +7,7 @@ import type { LoadedConfig } from './adapters/config-file.ts'
 import type { EventLog } from './adapters/event-log.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
 import { diffSnapshots } from './core/diff.ts'
-import { groupProjects, nameProjects } from './core/projects.ts'
+import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { sortByAttention } from './core/snapshot.ts'
 import pLimit from 'p-limit'
 import type { RepoTracker } from './repo-tracker.ts'
@@ -17,7 +17,13 @@ import { isoMs } from './core/iso-ms.ts'
 import { withTrouble } from './core/trouble.ts'
 import { commitCycle } from './cycle-commit.ts'
 import { snapshotGroup, snapshotWithoutReading, type SnapshotRead } from './cycle-snapshots.ts'
-import { ignoreMatcher, type CycleMemo, type SessionWithProject } from './cycle-memo.ts'
+import {
+  ignoreMatcher,
+  sameSessions,
+  type CycleMemo,
+  type NamedList,
+  type SessionWithProject,
+} from './cycle-memo.ts'
 import { answersDir, waitingRequests } from './adapters/answers-dir.ts'
 import { withAnswerWindow } from './core/answer-rules.ts'
 
@@ -194,16 +200,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       generated_at: new Date(now).toISOString(),
       errors: [...configErrors, ...errors],
     },
-    sessions: groups.flatMap((g) => {
-      const project = names.get(g.projectDir) ?? null
-      return g.sessions.map((session) => {
-        const named = memo.named.get(session)
-        if (named?.project === project) return named
-        const fresh = { ...session, project }
-        memo.named.set(session, fresh)
-        return fresh
-      })
-    }),
+    sessions: namedSessions(groups, names, memo),
     snapshots: commit.snapshots,
     events: commit.written,
     unsaved: commit.unsaved,
@@ -219,6 +216,42 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       durationMs: performance.now() - started,
     },
   }
+}
+
+/**
+ * Every session with its project's name, as the cycle returns them. A project whose sessions are the
+ * very objects of the cycle before, under the same name, gives the same list again: 2,000 lookups of a
+ * weak map were 1.5 ms of every append at 2,000 sessions.
+ */
+function namedSessions(
+  groups: readonly ProjectGroup[],
+  names: ReadonlyMap<string, string>,
+  memo: CycleMemo,
+): SessionWithProject[] {
+  const lists = new Map<string, NamedList>()
+  const out: SessionWithProject[] = []
+  for (const group of groups) {
+    const project = names.get(group.projectDir) ?? null
+    const before = memo.namedLists.get(group.projectDir)
+    const list =
+      before?.project === project && sameSessions(before.placed, group.sessions)
+        ? before
+        : {
+            project,
+            placed: group.sessions,
+            named: group.sessions.map((session) => {
+              const named = memo.named.get(session)
+              if (named?.project === project) return named
+              const fresh = { ...session, project }
+              memo.named.set(session, fresh)
+              return fresh
+            }),
+          }
+    lists.set(group.projectDir, list)
+    for (const session of list.named) out.push(session)
+  }
+  memo.namedLists = lists
+  return out
 }
 
 /** Diagnostics before the first cycle. */

@@ -60,12 +60,12 @@ export function groupProjects(input: GroupingInput): ProjectGroup[] {
   for (const session of input.sessions) {
     if (input.isIgnored(session.cwd)) continue
     const group = groupFor(session.cwd)
-    const known = input.placed?.get(session)
-    const placed =
-      known?.project_dir === group.projectDir
-        ? known
-        : { ...session, project_dir: group.projectDir }
-    input.placed?.set(session, placed)
+    let placed = input.placed?.get(session)
+    // Set only when new: writing a weak map entry again each cycle was most of this loop's time.
+    if (placed?.project_dir !== group.projectDir) {
+      placed = { ...session, project_dir: group.projectDir }
+      input.placed?.set(session, placed)
+    }
     group.sessions.push(placed)
   }
   return [...groups.values()]
