@@ -101,31 +101,18 @@ export function summarizeIndexRuns(input: {
     peakRssMb: round(rssMb, 0),
     mbPerS: round(corpusMb / (wallMs / 1000), 0),
   })
-  const ccusage = row(
-    median((r) => r.ccusage.wallMs),
-    median((r) => r.ccusage.cpuMs),
-    median((r) => r.ccusage.peakRssMb),
-  )
-  const cold = row(
-    median((r) => r.cold.run.wallMs),
-    median((r) => r.cold.run.cpuMs),
-    median((r) => r.cold.run.peakRssMb),
-  )
-  const warm = row(
-    median((r) => r.warm.run.wallMs),
-    median((r) => r.warm.run.cpuMs),
-    median((r) => r.warm.run.peakRssMb),
-  )
-  const cliCold = row(
-    median((r) => r.cliCold.run.wallMs),
-    median((r) => r.cliCold.run.cpuMs),
-    median((r) => r.cliCold.run.peakRssMb),
-  )
-  const cliWarm = row(
-    median((r) => r.cliWarm.run.wallMs),
-    median((r) => r.cliWarm.run.cpuMs),
-    median((r) => r.cliWarm.run.peakRssMb),
-  )
+  /** The medians of one process of every run. */
+  const rowOf = (pick: (r: IndexRun) => ProcessRun) =>
+    row(
+      median((r) => pick(r).wallMs),
+      median((r) => pick(r).cpuMs),
+      median((r) => pick(r).peakRssMb),
+    )
+  const ccusage = rowOf((r) => r.ccusage)
+  const cold = rowOf((r) => r.cold.run)
+  const warm = rowOf((r) => r.warm.run)
+  const cliCold = rowOf((r) => r.cliCold.run)
+  const cliWarm = rowOf((r) => r.cliWarm.run)
   const base = row(baseline.run.wallMs, baseline.run.cpuMs, baseline.run.peakRssMb)
   const ratio = (a: number, b: number) => round(a / b, 2)
   const result = {
@@ -140,26 +127,11 @@ export function summarizeIndexRuns(input: {
     },
     runs: runs.length,
     perRun: runs.map((r) => ({
-      ccusage: {
-        wallS: round(r.ccusage.wallMs / 1000, 2),
-        peakRssMb: round(r.ccusage.peakRssMb, 0),
-      },
-      naviCold: {
-        wallS: round(r.cold.run.wallMs / 1000, 2),
-        peakRssMb: round(r.cold.run.peakRssMb, 0),
-      },
-      naviWarm: {
-        wallS: round(r.warm.run.wallMs / 1000, 2),
-        peakRssMb: round(r.warm.run.peakRssMb, 0),
-      },
-      naviCliCold: {
-        wallS: round(r.cliCold.run.wallMs / 1000, 2),
-        peakRssMb: round(r.cliCold.run.peakRssMb, 0),
-      },
-      naviCliWarm: {
-        wallS: round(r.cliWarm.run.wallMs / 1000, 2),
-        peakRssMb: round(r.cliWarm.run.peakRssMb, 0),
-      },
+      ccusage: brief(r.ccusage),
+      naviCold: brief(r.cold.run),
+      naviWarm: brief(r.warm.run),
+      naviCliCold: brief(r.cliCold.run),
+      naviCliWarm: brief(r.cliWarm.run),
     })),
     ccusageVersion: CCUSAGE_VERSION,
     ccusage: {
@@ -235,6 +207,12 @@ export function summarizeIndexRuns(input: {
   printReport(result)
   return result
 }
+
+/** One process of one run, for the per-run list. */
+const brief = (run: ProcessRun) => ({
+  wallS: round(run.wallMs / 1000, 2),
+  peakRssMb: round(run.peakRssMb, 0),
+})
 
 type IndexCorpusResult = ReturnType<typeof summarizeIndexRuns>
 
