@@ -57,6 +57,32 @@ describe('the transcript index file', () => {
     expect(header.sha256).toBe(createHash('sha256').update(body).digest('hex'))
   })
 
+  it('is whole when two saves and a load of one index overlap (two engines of one process)', async () => {
+    const file = indexFile()
+    const many = (tag: string, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        entry(`/t/${tag}-${String(i)}.jsonl`, `${tag} … ${'x'.repeat(i)}`),
+      )
+    const first = many('first', 400)
+    const second = many('second', 300)
+    await saveJsonlIndex(file, 7, first)
+    const [, loaded] = await Promise.all([
+      saveJsonlIndex(file, 7, second),
+      loadJsonlIndex(file, 7),
+      saveJsonlIndex(file, 7, first),
+    ])
+    // The load saw one whole index (the first, or a save's), never a mix.
+    expect(loaded.trusted).toBe(true)
+    expect([first.length, second.length]).toContain(loaded.files.size)
+    const after = await loadJsonlIndex(file, 7)
+    expect(after.trusted).toBe(true)
+    const paths = [...after.files.keys()]
+    expect(
+      paths.every((p) => p.startsWith('/t/first-')) ||
+        paths.every((p) => p.startsWith('/t/second-')),
+    ).toBe(true)
+  })
+
   it('still trusts an index written with raw UTF-8 (by an older Navi)', async () => {
     const file = indexFile()
     await saveJsonlIndex(file, 7, [])

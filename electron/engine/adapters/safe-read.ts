@@ -33,6 +33,11 @@ export const SMALL_FILE_MAX_BYTES = 1024 * 1024
 export interface SafeReadOptions {
   /** Larger files are refused (`EFBIG`). */
   maxBytes: number
+  /**
+   * A buffer of at least `bytes` to read into (the answer is a view of it), for a caller that keeps one
+   * for the same file; otherwise one is allocated.
+   */
+  into?: (bytes: number) => Buffer
 }
 
 /** What kind of entry `stats` describes, in words for an error message. */
@@ -117,7 +122,8 @@ export async function readRegularFile(path: string, opts: SafeReadOptions): Prom
   try {
     const size = (await handle.stat()).size
     // One byte more than the cap: a file that grew past it since the stat is refused too.
-    const buffer = Buffer.allocUnsafe(Math.min(size, opts.maxBytes) + 1)
+    const length = Math.min(size, opts.maxBytes) + 1
+    const buffer = opts.into ? opts.into(length).subarray(0, length) : Buffer.allocUnsafe(length)
     let filled = 0
     while (filled < buffer.length) {
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
