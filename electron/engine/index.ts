@@ -53,9 +53,9 @@ export function createEngine(opts: EngineOptions): Engine {
   const files = naviFiles(opts.paths)
   const log = createEventLog(files.eventLog, { clock })
   const store = createSnapshotStore(files.snapshotsDir)
-  const sources = opts.sources ?? createSessionSources(opts.paths)
-  const listeners = new Set<EngineListener>()
   const watching = opts.watch ?? true
+  const sources = opts.sources ?? createSessionSources(opts.paths, { runsOn: watching })
+  const listeners = new Set<EngineListener>()
   const repos = createRepoTracker({
     watch: watching,
     onChange: () => changed(),

@@ -67,8 +67,15 @@ export interface SessionSources {
   flush(): Promise<void>
 }
 
-export function createSessionSources(paths: EnginePaths): SessionSources {
-  const transcripts = createClaudeTranscriptSource(paths)
+/**
+ * `runsOn`: the engine keeps running (watchers on: `navi watch`, `navi serve`, the tray), so a cold index
+ * is folded in processes that give all its memory back when they end (fold-pool.ts).
+ */
+export function createSessionSources(
+  paths: EnginePaths,
+  opts: { runsOn?: boolean } = {},
+): SessionSources {
+  const transcripts = createClaudeTranscriptSource(paths, { foldInProcesses: opts.runsOn ?? false })
   const codex = createCodexRolloutSource(paths)
   const hooks = createHookInbox(paths)
   const panes = createPaneLocator()

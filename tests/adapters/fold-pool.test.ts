@@ -1,8 +1,8 @@
 /**
- * The fold pool (fold-pool.ts) on real worker threads: more jobs than its workers hold at once, each
- * answered with its own file's summary; a file that cannot be read fails alone; closing answers what the
- * workers still held; lines of 15 MiB fit in a worker's heap. Transcripts are files written here: this
- * is about the pool, not the fold.
+ * The fold pool (fold-pool.ts) on real worker threads and on worker processes (a running engine's): more
+ * jobs than its workers hold at once, each answered with its own file's summary; a file that cannot be
+ * read fails alone; closing answers what the workers still held; lines of 15 MiB fit in a worker's heap.
+ * Transcripts are files written here: this is about the pool, not the fold.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -15,8 +15,12 @@ import { useTempDirs } from '../support/temp-paths.ts'
 const tempDir = useTempDirs('navi-fold-pool-')
 
 /** A pool of `size` workers for `use`, closed after it (also when `use` fails). */
-async function withPool(size: number, use: (pool: FoldPool) => Promise<void>): Promise<void> {
-  const pool = openFoldPool(size)
+async function withPool(
+  size: number,
+  processes: boolean,
+  use: (pool: FoldPool) => Promise<void>,
+): Promise<void> {
+  const pool = openFoldPool(size, { processes })
   if (pool === null) throw new Error('no fold worker could start')
   try {
     await use(pool)
@@ -44,9 +48,12 @@ function transcripts(count: number): string[] {
   })
 }
 
-describe('the fold pool', () => {
+describe.each([
+  ['threads', false],
+  ['processes', true],
+])('the fold pool on worker %s', (_kind, processes) => {
   it('answers every job with its own file, when given more than its workers hold at once', async () => {
-    await withPool(2, async (pool) => {
+    await withPool(2, processes, async (pool) => {
       const paths = transcripts(9)
       const outcomes = await Promise.all(paths.map((p) => pool.fold('claude-transcript', p)))
       const seen = outcomes.map((o) => {
@@ -64,7 +71,7 @@ describe('the fold pool', () => {
   })
 
   it('fails only the job whose file cannot be read', async () => {
-    await withPool(1, async (pool) => {
+    await withPool(1, processes, async (pool) => {
       const [first, second] = transcripts(2) as [string, string]
       const folder = join(dirname(first), 'a-folder.jsonl')
       mkdirSync(folder)
@@ -78,7 +85,7 @@ describe('the fold pool', () => {
   })
 
   it("folds lines of 15 MiB within a worker's heap (a pasted log, a long reply)", async () => {
-    await withPool(1, async (pool) => {
+    await withPool(1, processes, async (pool) => {
       const path = join(tempDir(), 'big.jsonl')
       const big = 'x'.repeat(15 * 1024 * 1024)
       const base = { sessionId: 'big', cwd: '/work/big', isSidechain: false }
@@ -118,7 +125,7 @@ describe('the fold pool', () => {
   })
 
   it('answers the jobs it still held when it is closed, and takes no new one', async () => {
-    const pool = openFoldPool(1)
+    const pool = openFoldPool(1, { processes })
     if (pool === null) throw new Error('no fold worker could start')
     const settled = Promise.allSettled(transcripts(6).map((p) => pool.fold('claude-transcript', p)))
     await pool.close()

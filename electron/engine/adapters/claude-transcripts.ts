@@ -58,6 +58,8 @@ export interface TranscriptSourceOptions {
    * index): below it, starting the workers costs more than they save. @default 32 MiB
    */
   parallelMinBytes?: number
+  /** Fold workers in processes of their own (an engine that runs on: fold-pool.ts). @default false */
+  foldInProcesses?: boolean
 }
 
 const PARALLEL_MIN_BYTES = 32 * 1024 * 1024
@@ -137,6 +139,7 @@ export function createClaudeTranscriptSource(
     parallel: {
       folder: 'claude-transcript',
       minBytes: options.parallelMinBytes ?? PARALLEL_MIN_BYTES,
+      processes: options.foldInProcesses ?? false,
     },
   })
   /** transcript path → agent id → tool_use id (null while its meta file is missing). */

@@ -1,11 +1,13 @@
 /**
- * Worker threads that fold whole JSONL files in parallel (fold-worker.ts), for a cold index of many
- * files: 1 GiB of transcripts is mostly parsing, and every core can take a share. Each worker has a
- * bounded heap of its own, so the engine's thread stays small while they read, and all their memory is
- * given back when the pool closes. Where no worker can start (the script is not beside this module, a
- * runtime without worker threads), `openFoldPool` says so and the caller folds on its own thread: the
- * same code, only slower.
+ * Workers that fold whole JSONL files in parallel (fold-worker.ts), for a cold index of many files: 1 GiB
+ * of transcripts is mostly parsing, and every core can take a share. Each worker has a bounded heap of
+ * its own, so the engine's thread stays small while they read. Threads for a command that answers and
+ * exits (they start faster); processes for an engine that runs on, which get back to the system all the
+ * memory the index took (startProcess). Where no worker can start (the script is not beside this module,
+ * a runtime without workers), `openFoldPool` says so and the caller folds on its own thread: the same
+ * code, only slower.
  */
+import { fork } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
@@ -60,42 +62,119 @@ export function foldWorkerCount(cores = availableParallelism()): number {
   return Math.max(1, Math.min(4, cores))
 }
 
+/** How to start a fold worker here: as a thread (`url`) or as a process (`path`, `execArgv`). */
+interface WorkerScript {
+  url: URL
+  path: string
+  execArgv: string[]
+}
+
 /**
  * The worker script next to this module: built (`.mjs`, `.js`), or, from the sources, the `.ts` file run
- * through tsx (bin/navi.cjs, tests): a tiny module registers tsx in the worker first, then imports it.
+ * through tsx (bin/navi.cjs, tests): a thread runs a tiny module that registers tsx first, then imports it;
+ * a process is started with tsx's loader.
  */
-function workerScript(): URL | null {
+function workerScript(): WorkerScript | null {
   // Beside this module (the CLI bundle), or one folder up from a shared chunk (the Electron build).
   for (const name of ['fold-worker.mjs', 'fold-worker.js', '../fold-worker.js']) {
     const url = new URL(`./${name}`, import.meta.url)
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url
+    if (url.protocol === 'file:' && existsSync(fileURLToPath(url)))
+      return { url, path: fileURLToPath(url), execArgv: [] }
   }
   const source = new URL('./fold-worker.ts', import.meta.url)
   if (source.protocol !== 'file:' || !existsSync(fileURLToPath(source))) return null
-  const tsxApi = tsxEsmApi()
-  if (tsxApi === null) return null
-  const boot = `import { register } from ${JSON.stringify(tsxApi)}; register(); await import(${JSON.stringify(source.href)});`
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`)
+  const tsx = tsxEntries()
+  if (tsx === null) return null
+  const boot = `import { register } from ${JSON.stringify(tsx.api)}; register(); await import(${JSON.stringify(source.href)});`
+  return {
+    url: new URL(`data:text/javascript,${encodeURIComponent(boot)}`),
+    path: fileURLToPath(source),
+    execArgv: ['--import', tsx.loader],
+  }
 }
 
-/** tsx's ES module API (its `import` export: `require.resolve` would give the CommonJS one). */
-function tsxEsmApi(): string | null {
+/** tsx's ES module API and its loader (their `import` exports: `require.resolve` would give CommonJS). */
+function tsxEntries(): { api: string; loader: string } | null {
   try {
     const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json')
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
       exports?: Record<string, { import?: { default?: string } } | string>
     }
-    const entry = manifest.exports?.['./esm/api']
-    const file = typeof entry === 'object' ? entry.import?.default : undefined
-    return file ? pathToFileURL(join(dirname(manifestPath), file)).href : null
+    const fileOf = (key: string): string | null => {
+      const entry = manifest.exports?.[key]
+      const file = typeof entry === 'object' ? entry.import?.default : entry
+      return file ? pathToFileURL(join(dirname(manifestPath), file)).href : null
+    }
+    const api = fileOf('./esm/api')
+    const loader = fileOf('.')
+    return api && loader ? { api, loader } : null
   } catch {
     // No tsx beside the sources: no workers, the caller folds on its own thread.
     return null
   }
 }
 
-/** A pool of `size` fold workers, or null when none can be started here. */
-export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
+/** One fold worker, a thread or a process: what the pool needs of it. */
+interface FoldEndpoint {
+  post(job: FoldJob): void
+  onMessage(listener: (outcome: FoldOutcome) => void): void
+  onError(listener: (error: Error) => void): void
+  onExit(listener: (code: number | null) => void): void
+  end(): Promise<void>
+}
+
+function startThread(script: WorkerScript): FoldEndpoint {
+  const worker = new Worker(script.url, { resourceLimits: WORKER_LIMITS })
+  return {
+    post: (job) => worker.postMessage(job),
+    onMessage: (listener) => void worker.on('message', listener),
+    onError: (listener) => void worker.on('error', listener),
+    onExit: (listener) => void worker.on('exit', listener),
+    end: async () => void (await worker.terminate()),
+  }
+}
+
+/**
+ * A worker in a process of its own, for an engine that runs on (`navi watch`, `navi serve`, the tray):
+ * all the memory a cold index took is given back to the system when the process ends. In a thread much
+ * of it stayed with the engine for good (glibc keeps what a thread freed in its arenas): a `navi watch`
+ * over 500 sessions that made its first index on threads held 94-99 MB in its first minutes, on
+ * processes 80-90, and one started on an index 74-84. The start costs more (1 GiB: ready after 1.08 s
+ * against 1.0). Its heap is bounded as a thread's is; messages are cloned as between threads (`advanced`
+ * serialization keeps Maps and Sets). Electron's `fork` runs the script with its own Node.
+ */
+function startProcess(script: WorkerScript): FoldEndpoint {
+  const child = fork(script.path, [], {
+    serialization: 'advanced',
+    execArgv: [
+      ...script.execArgv,
+      `--max-semi-space-size=${String(WORKER_LIMITS.maxYoungGenerationSizeMb / 2)}`,
+      `--max-old-space-size=${String(WORKER_LIMITS.maxOldGenerationSizeMb)}`,
+    ],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  })
+  return {
+    post: (job) => void child.send(job),
+    onMessage: (listener) => void child.on('message', (m) => listener(m as FoldOutcome)),
+    onError: (listener) => void child.on('error', listener),
+    onExit: (listener) => void child.on('exit', listener),
+    end: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill()
+      }),
+  }
+}
+
+/**
+ * A pool of `size` fold workers, or null when none can be started here. `processes`: each worker a
+ * process of its own (startProcess), else a thread.
+ */
+export function openFoldPool(
+  size = foldWorkerCount(),
+  opts: { processes?: boolean } = {},
+): FoldPool | null {
   const script = workerScript()
   if (script === null || size < 1) return null
   type Pending = {
@@ -105,7 +184,7 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
   const pending = new Map<number, Pending>()
   const queue: FoldJob[] = []
   /** Jobs posted to each live worker and not answered yet, oldest first. */
-  const inFlight = new Map<Worker, number[]>()
+  const inFlight = new Map<FoldEndpoint, number[]>()
   let nextId = 1
   let closed = false
 
@@ -116,7 +195,7 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
         const job = ids.length < depth ? queue.shift() : undefined
         if (job === undefined) continue
         ids.push(job.id)
-        worker.postMessage(job)
+        worker.post(job)
       }
     }
   }
@@ -127,8 +206,8 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
   }
 
   const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(script, { resourceLimits: WORKER_LIMITS })
-    worker.on('message', (outcome: FoldOutcome) => {
+    const worker = opts.processes ? startProcess(script) : startThread(script)
+    worker.onMessage((outcome) => {
       const ids = inFlight.get(worker)
       const at = ids?.indexOf(outcome.id) ?? -1
       if (ids && at >= 0) ids.splice(at, 1)
@@ -146,8 +225,8 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
       for (const id of ids) failJob(id, error)
       if (inFlight.size === 0) for (const job of queue.splice(0)) failJob(job.id, error)
     }
-    worker.on('error', died)
-    worker.on('exit', (code) => {
+    worker.onError(died)
+    worker.onExit((code) => {
       if (!closed) died(new Error(`fold worker exited with code ${String(code)}`))
     })
     inFlight.set(worker, [])
@@ -170,7 +249,7 @@ export function openFoldPool(size = foldWorkerCount()): FoldPool | null {
       closed = true
       const error = new Error('the fold pool is closed')
       for (const job of queue.splice(0)) failJob(job.id, error)
-      await Promise.all(workers.map((worker) => worker.terminate()))
+      await Promise.all(workers.map((worker) => worker.end()))
       // Jobs a worker still held when it was ended are answered too: nothing waits forever.
       for (const id of [...pending.keys()]) failJob(id, error)
     },

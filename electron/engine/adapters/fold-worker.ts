@@ -38,20 +38,34 @@ async function foldWholeFile(job: FoldJob): Promise<FoldOutcome> {
   }
 }
 
+/** The pool's end: the thread's port, or, in a process of its own (fold-pool.ts), its IPC channel. */
+const port: {
+  post(outcome: FoldOutcome): void
+  onJob(listener: (job: FoldJob) => void): void
+} | null = parentPort
+  ? {
+      post: (outcome) => parentPort?.postMessage(outcome),
+      onJob: (listener) => void parentPort?.on('message', listener),
+    }
+  : process.send
+    ? {
+        post: (outcome) => void process.send?.(outcome),
+        onJob: (listener) => void process.on('message', listener),
+      }
+    : null
+
 // One job at a time, in the order given: the pool hands over the next job before this one is answered.
 let done: Promise<void> = Promise.resolve()
-parentPort?.on('message', (job: FoldJob) => {
+port?.onJob((job) => {
   done = done.then(async () => {
     const outcome = await foldWholeFile(job)
     try {
-      parentPort?.postMessage(outcome)
+      port.post(outcome)
     } catch (error) {
       // A summary that cannot be posted: the job fails (the engine folds that file itself), the next go on.
-      parentPort?.postMessage({
-        id: job.id,
-        ok: false,
-        error: errorText(error),
-      } satisfies FoldOutcome)
+      port.post({ id: job.id, ok: false, error: errorText(error) })
     }
   })
 })
+// A process of its own ends with the pool: when the engine's process is gone, its channel closes.
+process.on('disconnect', () => process.exit(0))

@@ -135,7 +135,9 @@ export async function readPlanned<S extends { corruptLines: number }>(
     ? null
     : parallel.openPool
       ? parallel.openPool()
-      : (await import('./fold-pool.ts')).openFoldPool()
+      : (await import('./fold-pool.ts')).openFoldPool(undefined, {
+          processes: parallel.processes ?? false,
+        })
   if (!pool || !parallel) {
     await pLimit(READ_CONCURRENCY).map(plans, (plan) => readHere(context, plan, update))
     return

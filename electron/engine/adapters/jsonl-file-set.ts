@@ -20,6 +20,8 @@ export interface JsonlFileSetOptions<S> {
     minBytes: number
     /** @default fold-pool.ts's `openFoldPool` (tests hand in a pool whose workers fail) */
     openPool?: () => FoldPool | null
+    /** Workers in processes of their own, not threads (an engine that runs on: fold-pool.ts). */
+    processes?: boolean
   } | null
 }
 
