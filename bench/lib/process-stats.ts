@@ -1,8 +1,11 @@
 /**
  * Wall time, CPU time and peak memory of a child process and its descendants, from /proc (Linux).
  * `/usr/bin/time` is used when present for the exact CPU and max RSS of the process tree as the
- * kernel accounts it on exit; /proc is polled meanwhile for the sum of the peaks (VmHWM) of every
- * process of the tree, which is what a wrapper that spawns a native binary really costs.
+ * kernel accounts it on exit; /proc is polled meanwhile for the resident memory of every process of the
+ * tree alive at that moment, summed: what a wrapper that runs a native binary beside it really costs.
+ * The peak is the larger of the two. (The sum of each process's own peak, kept as `treeHwmMb`, adds up
+ * processes that never ran at once: a cold index's hundreds of short git runs counted as one tree of
+ * 300 MB at 2,000 sessions, whose largest process peaked at 185.)
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
@@ -18,9 +21,11 @@ export interface ProcessRun {
   wallMs: number
   stdout: string
   stderr: string
-  /** Peak resident memory: max of (kernel max RSS, sum of each tree process's VmHWM). */
+  /** Peak resident memory: max of (kernel max RSS, the largest polled sum of the tree's live VmRSS). */
   peakRssMb: number
-  /** Sum over the processes of the tree of their own VmHWM, from polling. */
+  /** The largest sum of the resident memory of the tree's processes alive at one poll. */
+  treeRssMb: number
+  /** Sum over the processes of the tree of their own VmHWM, whether or not they ran at once. */
   treeHwmMb: number
   /** The largest single process, as the kernel reports it (`/usr/bin/time` %M); null without it. */
   maxRssMb: number | null
@@ -70,14 +75,19 @@ export async function runMeasured(
     for (const line of lines) options.onStderrLine(line)
   })
   const seen = new Map<number, { comm: string; hwmKb: number; cpuTicks: number }>()
+  let treeRssKb = 0
   const rootPid = child.pid
   const poll = setInterval(() => {
     if (rootPid === undefined) return
     const pids = processTree(rootPid).filter((pid) => !(useTime && pid === rootPid))
+    let liveKb = 0
     for (const pid of pids) {
       const sample = readProcess(pid)
-      if (sample) seen.set(pid, sample)
+      if (!sample) continue
+      seen.set(pid, sample)
+      liveKb += sample.rssKb
     }
+    treeRssKb = Math.max(treeRssKb, liveKb)
   }, options.pollMs ?? 50)
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject)
@@ -96,7 +106,11 @@ export async function runMeasured(
     wallMs,
     stdout: Buffer.concat(out).toString('utf8'),
     stderr: Buffer.concat(err).toString('utf8'),
-    peakRssMb: Math.max(treeHwmKb, maxRssKb ?? 0) / 1024,
+    // Without /usr/bin/time, the largest process's own peak as polled stands for the kernel's.
+    peakRssMb:
+      Math.max(treeRssKb, maxRssKb ?? Math.max(0, ...[...seen.values()].map((p) => p.hwmKb))) /
+      1024,
+    treeRssMb: treeRssKb / 1024,
     treeHwmMb: treeHwmKb / 1024,
     maxRssMb: maxRssKb === null ? null : maxRssKb / 1024,
     cpuMs: kernel ? kernel.cpuMs : polledCpuMs,
@@ -143,13 +157,21 @@ function childrenOf(pid: number): number[] {
   return children
 }
 
-/** Name, peak RSS (VmHWM, KiB) and CPU ticks (utime+stime+cutime+cstime) of one process. */
-export function readProcess(pid: number): { comm: string; hwmKb: number; cpuTicks: number } | null {
+/** Name, peak and current RSS (VmHWM, VmRSS, KiB) and CPU ticks (utime+stime+cutime+cstime) of one process. */
+export function readProcess(
+  pid: number,
+): { comm: string; hwmKb: number; rssKb: number; cpuTicks: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
     const hwm = /^VmHWM:\s+(\d+)/m.exec(status)
+    const rss = /^VmRSS:\s+(\d+)/m.exec(status)
     const comm = /^Name:\s+(.*)$/m.exec(status)?.[1] ?? '?'
-    return { comm, hwmKb: hwm ? Number(hwm[1]) : 0, cpuTicks: cpuTicks(pid) }
+    return {
+      comm,
+      hwmKb: hwm ? Number(hwm[1]) : 0,
+      rssKb: rss ? Number(rss[1]) : 0,
+      cpuTicks: cpuTicks(pid),
+    }
   } catch {
     return null
   }
