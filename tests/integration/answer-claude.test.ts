@@ -139,7 +139,9 @@ describe.skipIf(tmuxMissing)(
     })
 
     it('no answer within the wait: nothing is approved, the dialog stays; a later answer goes by its key', async () => {
-      const w = await world('timeout', '3s')
+      // Long enough for a loaded machine to see the hook holding (at 3 s, a CI run with both cores busy
+      // once saw only the give-up), short enough to see it give up.
+      const w = await world('timeout', '10s')
       try {
         w.api.enqueue(toolUse('Bash', { command: `touch ${w.outside}`, description: 'Mark it' }))
         w.api.enqueue(text('Marked.'))
