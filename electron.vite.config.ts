@@ -13,7 +13,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The engine folds a cold index on worker threads (engine/adapters/fold-pool.ts).
+          // The engine folds a cold index on workers: processes in the tray (engine/adapters/fold-pool.ts).
           'fold-worker': resolve(__dirname, 'electron/engine/adapters/fold-worker.ts'),
         },
       },
