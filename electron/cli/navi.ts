@@ -2,10 +2,11 @@
  * The `navi` executable's entry point: runs the command, sets the exit code, never throws. The help is
  * answered before the rest of the CLI (the engine, its libraries) is even loaded.
  */
-import { printErr, printOut } from './output.ts'
+import { exitCodeOfOutput, handleOutputErrors, printErr, printOut } from './output.ts'
 import { asksForHelp, USAGE } from './usage.ts'
 
 const argv = process.argv.slice(2)
+handleOutputErrors()
 
 /** Commands that run until stopped: they parse the same shapes thousands of times. */
 const LONG_RUNNING = new Set(['watch', 'serve', 'run'])
@@ -26,7 +27,8 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => {
-    process.exitCode = code
+    // A reader that went away (`navi events | head`) or a failed stdout decides the exit code.
+    process.exitCode = exitCodeOfOutput() ?? code
   },
   (error: unknown) => {
     printErr(`navi: ${error instanceof Error ? error.message : String(error)}`)

@@ -29,9 +29,50 @@ export function printerFor(json: boolean): Print {
   return (value, human) => (json ? printJson(value) : printOut(human))
 }
 
+/** What a shell reports for a program its reader went away from: 128 + SIGPIPE, as `git log | head`. */
+export const OUTPUT_CLOSED_EXIT_CODE = 141
+
+let outputClosed = false
+/** The exit code a failed stdout imposes on the command, whatever the command itself returns. */
+let outputExitCode: number | undefined
+const onOutputClosed = new Set<() => void>()
+
 /**
- * Resolves at the first SIGINT or SIGTERM. The handlers stay installed while the caller shuts down, so a
- * second Ctrl-C (or a supervisor's SIGTERM right after SIGINT) never kills a shutdown halfway through.
+ * Whoever read stdout went away (`navi events | head -3`, a closed terminal). Node ignores SIGPIPE, so
+ * the next write fails with EPIPE, an unhandled stream error that printed a stack trace. From then on
+ * output is dropped and the process ends as Unix tools do: a one-shot command finishes quietly, a long
+ * running one (`navi watch`) stops as on SIGTERM (untilStopSignal), and the exit code says it (141).
+ * Any other write error is said once on stderr and fails the command. Installed once, by the entry point.
+ */
+export function handleOutputErrors(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') {
+      if (outputExitCode === undefined) {
+        printErr(`navi: cannot write to standard output: ${error.message}`)
+      }
+      outputExitCode ??= 1
+      process.exitCode = outputExitCode
+      return
+    }
+    if (outputClosed) return
+    outputClosed = true
+    outputExitCode ??= OUTPUT_CLOSED_EXIT_CODE
+    process.exitCode = outputExitCode
+    for (const listener of onOutputClosed) listener()
+  })
+  // Nothing can be said about a stderr that is gone.
+  process.stderr.on('error', () => undefined)
+}
+
+/** The exit code stdout's failure imposes (141: its reader went away), or undefined while it works. */
+export function exitCodeOfOutput(): number | undefined {
+  return outputExitCode
+}
+
+/**
+ * Resolves at the first SIGINT or SIGTERM, or when stdout's reader goes away (handleOutputErrors). The
+ * handlers stay installed while the caller shuts down, so a second Ctrl-C (or a supervisor's SIGTERM
+ * right after SIGINT) never kills a shutdown halfway through.
  */
 export function untilStopSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -47,6 +88,10 @@ export function untilStopSignal(): Promise<void> {
     }
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
+    onOutputClosed.add(() => {
+      if (!stopping) onSignal()
+    })
+    if (outputClosed) onSignal()
   })
 }
 
