@@ -1,8 +1,8 @@
 /** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.cjs calls it. */
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { parseDuration } from '../../shared/duration.ts'
 import { USAGE } from './usage.ts'
+import { parseCommandLine, type CommandLine } from './command-line.ts'
 import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
 import { allEvents, openReader, readOnce } from './reader.ts'
 import { parsePort } from './serve/parse-port.ts'
@@ -27,32 +27,15 @@ import {
 
 /** Runs one `navi` command and resolves with its exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      all: { type: 'boolean', default: false },
-      since: { type: 'string' },
-      project: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-      'no-pm': { type: 'boolean', default: false },
-      port: { type: 'string' },
-      open: { type: 'boolean', default: false },
-      message: { type: 'string' },
-      request: { type: 'string' },
-      snooze: { type: 'string' },
-      cwd: { type: 'string' },
-      plan: { type: 'boolean' },
-      'no-plan': { type: 'boolean' },
-      agent: { type: 'string' },
-      model: { type: 'string' },
-      'permission-mode': { type: 'string' },
-      'dangerously-skip-permissions': { type: 'boolean', default: false },
-      log: { type: 'boolean', default: false },
-      detach: { type: 'boolean', default: false },
-    },
-  })
+  const parsed = parseCommandLine(argv)
+  if ('error' in parsed) {
+    printErr(`navi: ${parsed.error} (navi --help lists the commands and their options)`)
+    return 2
+  }
+  return runCommand(parsed)
+}
+
+async function runCommand({ values, positionals }: CommandLine): Promise<number> {
   const [command, sub] = positionals
   if (values.help || !command) {
     printOut(USAGE)
