@@ -11,7 +11,7 @@ describe('parseCommandLine', () => {
     })
   })
 
-  it('an unknown option is named, without parseArgs\' advice to quote it after --', () => {
+  it("an unknown option is named, without parseArgs' advice to quote it after --", () => {
     expect(parseCommandLine(['status', '--bogus'])).toEqual({ error: 'unknown option --bogus' })
     expect(parseCommandLine(['status', '-x'])).toEqual({ error: 'unknown option -x' })
   })
