@@ -132,7 +132,9 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       let root = memo.roots.get(dir)
       if (root === undefined) {
         root = repos.rootOf(dir)
-        memo.roots.set(dir, root)
+        // "No repository" is not kept from cycle to cycle: the folder may become one (`git init`), and
+        // the locator looks at it again a few seconds later (git-repo-root.ts).
+        if (root !== null) memo.roots.set(dir, root)
       }
       return root
     },

@@ -1,13 +1,18 @@
 /**
  * Acceptance: `navi watch --json` on registered real repositories prints commits and new branches as they
- * happen, and restarts neither duplicate events nor lose commits made while Navi was stopped.
+ * happen, and restarts neither duplicate events nor lose commits made while Navi was stopped; a folder a
+ * session works in that becomes a repository while Navi runs is watched as one.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { execa } from 'execa'
 import { afterEach, describe, expect, it } from 'vitest'
 import { engineEventSchema } from '../../shared/schemas/event.ts'
 import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
-import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
+import { createRepoFixture, FIXTURE_GIT_ENV, type RepoFixture } from '../support/repo-fixture.ts'
+import { transcriptPath } from '../support/claude-driver.ts'
+import { waitUntil } from '../support/wait.ts'
 import { detailOf } from '../support/pm-events-fixture.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -94,5 +99,65 @@ describe('watching registered repositories', () => {
     expect(commits.map((e) => e.details.sha).sort()).toEqual([first, second, third].sort())
     const all = await loggedEvents(env)
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length)
+  })
+
+  it('a folder a session works in that becomes a repository (git init) while Navi runs is watched as one', async () => {
+    // An agent asked to start a project in an empty folder runs `git init` there. The running engine
+    // remembered the folder as "no repository" for good, so none of its commits ever showed.
+    const env = await createNaviEnv()
+    const folder = await mkdtemp(join(tmpdir(), 'navi-becomes-repo-'))
+    cleanups.push(async () => {
+      for (const dir of [folder, env.NAVI_HOME, env.CLAUDE_CONFIG_DIR, env.CODEX_HOME]) {
+        await rm(dir, { recursive: true, force: true })
+      }
+    })
+    const sessionId = 'b0b0b0b0-1111-4222-8333-444444444444'
+    const transcript = transcriptPath(env.CLAUDE_CONFIG_DIR, folder, sessionId)
+    const promptLine = (text: string) =>
+      `${JSON.stringify({
+        type: 'user',
+        sessionId,
+        cwd: folder,
+        timestamp: new Date().toISOString(),
+        uuid: `u-${text}`,
+        message: { role: 'user', content: text },
+        version: '2.1.332',
+      })}\n`
+    await mkdir(dirname(transcript), { recursive: true })
+    await writeFile(transcript, promptLine('start a project here'))
+    const git = (...args: string[]) =>
+      execa('git', args, { cwd: folder, env: { ...process.env, ...FIXTURE_GIT_ENV } })
+
+    const watch = await startNaviWatch(env)
+    try {
+      await git('init', '-q', '-b', 'main')
+      await git('commit', '-q', '--allow-empty', '-m', 'initial commit')
+      // The agent works on (its transcript grows) and commits. Bounded: the engine looks at a folder it
+      // found no repository in again a few seconds later, when a session there changes.
+      let probes = 0
+      const seen = await waitUntil(
+        async () => {
+          const event = watch.events.find((e) => e.type === 'commit')
+          if (event) return event
+          probes++
+          await appendFile(transcript, promptLine(`step ${probes}`))
+          await git('commit', '-q', '--allow-empty', '-m', `probe ${probes}`)
+          return undefined
+        },
+        60_000,
+        () => `a commit event from the new repository (${probes} probes)`,
+        1_000,
+      )
+      expect(seen.details).toMatchObject({
+        branch: 'main',
+        message: expect.stringMatching(/^probe /),
+      })
+      const status = await runNavi(['status', '--json'], env)
+      const project = (status.json as { projects: { project_dir: string; is_git: boolean }[] })
+        .projects[0]
+      expect(project).toMatchObject({ is_git: true })
+    } finally {
+      expect((await watch.stop()).exitCode).toBe(0)
+    }
   })
 })

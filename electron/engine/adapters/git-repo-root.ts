@@ -93,9 +93,14 @@ function followGitFile(workTree: string, dotGitFile: string): RepoLocation | nul
 }
 
 /**
- * A memo of `locateRepo` per cwd (repositories rarely move, so entries live until invalidated), that
+ * A memo of `locateRepo` per cwd (repositories rarely move, so found ones live until invalidated), that
  * answers only with repositories git may run in: one that git's safe.directory rule refuses is not a
  * repository for Navi (its sessions become a plain directory project), and the refusal is kept to report.
+ *
+ * "No repository here" is not kept for good: an agent asked to start a project in an empty folder runs
+ * `git init` there, and a running engine that remembered the folder as plain never saw its commits. Such
+ * an answer is looked at again when asked after `recheckMs` (the engine asks when a session there changes
+ * and on its full cycles), if the folder still exists (one that is gone cannot have become a repository).
  */
 export interface RepoRootCache {
   find(cwd: string): RepoLocation | null
@@ -105,27 +110,46 @@ export interface RepoRootCache {
   refusals(): Map<string, string>
 }
 
-export function createRepoRootCache(trust: RepoTrust = createRepoTrust()): RepoRootCache {
+export function createRepoRootCache(
+  trust: RepoTrust = createRepoTrust(),
+  options: { recheckMs?: number; clock?: () => number } = {},
+): RepoRootCache {
+  const recheckMs = options.recheckMs ?? NO_REPO_RECHECK_MS
+  const clock = options.clock ?? Date.now
   const memo = new Map<string, RepoLocation | null>()
+  /** When each cwd was last found to be in no repository. */
+  const noRepoAt = new Map<string, number>()
+  const stale = (key: string): boolean =>
+    clock() - (noRepoAt.get(key) ?? 0) >= recheckMs && existsSync(key)
   return {
     find(cwd) {
       // Never `resolve` a relative cwd: that would make it a path under wherever Navi runs.
       if (!isAbsolute(cwd)) return null
       const key = resolve(cwd)
       let location = memo.get(key)
-      if (location === undefined) {
+      if (location === undefined || (location === null && stale(key))) {
         location = locateRepo(key)
         memo.set(key, location)
+        if (location === null) noRepoAt.set(key, clock())
+        else noRepoAt.delete(key)
       }
       return location !== null && trust.check(location).trusted ? location : null
     },
     invalidate(cwd) {
-      if (cwd === undefined) memo.clear()
-      else memo.delete(resolve(cwd))
+      if (cwd === undefined) {
+        memo.clear()
+        noRepoAt.clear()
+      } else {
+        memo.delete(resolve(cwd))
+        noRepoAt.delete(resolve(cwd))
+      }
     },
     refusals: () => trust.refusals(),
   }
 }
+
+/** How long "no repository here" is believed before the folder is looked at again. */
+export const NO_REPO_RECHECK_MS = 5_000
 
 const defaultCache = createRepoRootCache()
 
