@@ -88,6 +88,8 @@ export function createEngine(opts: EngineOptions): Engine {
   let watchers: DirWatchers | null = null
   let knownPids = new Set<number>()
   let lastFullScanAt = Number.NEGATIVE_INFINITY
+  /** Folders began to be watched after a look at them: the next poll lists everything. */
+  let listAtNextPoll = false
   const watchFailures = new Set<string>()
   const cycles = createCycleRunner({
     paths: opts.paths,
@@ -162,12 +164,18 @@ export function createEngine(opts: EngineOptions): Engine {
 
   /**
    * A poll re-reads every source when the watchers cannot be trusted to have told every change: none
-   * runs, one folder could not be watched, or the last full look is older than WATCHER_TRUST_MS (the net
-   * for an event a watcher missed). Otherwise it only looks at the time again and stats nothing.
+   * runs, one folder could not be watched, a folder has just begun to be watched (one that did not exist,
+   * such as `~/.claude` before Claude Code's first run, or every folder on the first poll, since the first
+   * cycle looked before the watchers did: what they hold was never told), or the last full look is older
+   * than WATCHER_TRUST_MS (the net for an event a watcher missed). Otherwise it only looks at the time
+   * again and stats nothing.
    */
   const pollHints = (start: NonNullable<Decision['start']>): SourceHints => {
+    const newlyWatched = (watchers?.ensure() ?? false) || listAtNextPoll
+    listAtNextPoll = false
     const trusted =
       watchers !== null &&
+      !newlyWatched &&
       watchFailures.size === 0 &&
       monotonic() - lastFullScanAt < WATCHER_TRUST_MS
     return trusted ? start.hints : mergeHints(start.hints, fullScan())
@@ -176,7 +184,6 @@ export function createEngine(opts: EngineOptions): Engine {
   const startCycle = (decided: NonNullable<Decision['start']>): void => {
     const start = decided.poll ? { ...decided, hints: pollHints(decided) } : decided
     if (start.hints.full) lastFullScanAt = monotonic()
-    if (start.poll) watchers?.ensure()
     const answered = waiting
     waiting = []
     running = (async () => {
@@ -231,6 +238,7 @@ export function createEngine(opts: EngineOptions): Engine {
             // A spooled hook event that is gone again was claimed by a drain: no news either.
             if (dir === files.hookSpool && file !== null && !existsSync(join(dir, file))) return
             const hints = noHints()
+            // A root or a new folder: everything is listed (hints.full), whatever ensure() now covers.
             if (noteChange(hints, opts.paths, dir, file)) watchers?.ensure()
             changed(hints)
           },
@@ -241,7 +249,8 @@ export function createEngine(opts: EngineOptions): Engine {
             onError(message)
           },
         )
-        watchers.ensure()
+        // The first cycle looked before any watcher did: the first poll lists again what changed between.
+        listAtNextPoll = watchers.ensure()
         knownPids = new Set(sources.watchedPids())
       }
       return first

@@ -9,7 +9,11 @@ import { isMissingFileError } from './safe-read.ts'
  * (permissions, the system's watch limit) is told to `onError`, if given.
  */
 export interface DirWatchers {
-  ensure(): void
+  /**
+   * Watches every folder that exists and is not watched yet. True when it started watching one: what that
+   * folder already holds was never told by a watcher, so the caller must list it.
+   */
+  ensure(): boolean
   close(): void
 }
 
@@ -21,6 +25,7 @@ export function createDirWatchers(
   const active = new Map<string, FSWatcher>()
   return {
     ensure() {
+      let started = false
       for (const dir of dirs) {
         if (active.has(dir.path)) continue
         try {
@@ -34,11 +39,13 @@ export function createDirWatchers(
             active.delete(dir.path)
           })
           active.set(dir.path, watcher)
+          started = true
         } catch (error) {
           // Not there yet: the next ensure() tries again. Anything else is told.
           if (!isMissingFileError(error)) onError?.(`cannot watch ${dir.path}: ${errorText(error)}`)
         }
       }
+      return started
     },
     close() {
       for (const watcher of active.values()) watcher.close()
