@@ -88,8 +88,6 @@ export function createEngine(opts: EngineOptions): Engine {
   let watchers: DirWatchers | null = null
   let knownPids = new Set<number>()
   let lastFullScanAt = Number.NEGATIVE_INFINITY
-  /** Folders began to be watched after a look at them: the next poll lists everything. */
-  let listAtNextPoll = false
   const watchFailures = new Set<string>()
   const cycles = createCycleRunner({
     paths: opts.paths,
@@ -165,14 +163,12 @@ export function createEngine(opts: EngineOptions): Engine {
   /**
    * A poll re-reads every source when the watchers cannot be trusted to have told every change: none
    * runs, one folder could not be watched, a folder has just begun to be watched (one that did not exist,
-   * such as `~/.claude` before Claude Code's first run, or every folder on the first poll, since the first
-   * cycle looked before the watchers did: what they hold was never told), or the last full look is older
-   * than WATCHER_TRUST_MS (the net for an event a watcher missed). Otherwise it only looks at the time
-   * again and stats nothing.
+   * such as `~/.claude` before Claude Code's first run: what it already holds was never told), or the
+   * last full look is older than WATCHER_TRUST_MS (the net for an event a watcher missed). Otherwise it
+   * only looks at the time again and stats nothing.
    */
   const pollHints = (start: NonNullable<Decision['start']>): SourceHints => {
-    const newlyWatched = (watchers?.ensure() ?? false) || listAtNextPoll
-    listAtNextPoll = false
+    const newlyWatched = watchers?.ensure() ?? false
     const trusted =
       watchers !== null &&
       !newlyWatched &&
@@ -229,8 +225,9 @@ export function createEngine(opts: EngineOptions): Engine {
   return {
     async start() {
       stopped = false
-      const first = await nextCycle({ type: 'start', now: monotonic(), watching })
-      if (watching && !stopped) {
+      if (watching) {
+        // Before the first cycle, so what changes while it looks is told (a change it missed is then
+        // looked at by the cycle after it).
         watchers = createDirWatchers(
           watchedDirs(opts.paths),
           (dir, file) => {
@@ -249,10 +246,10 @@ export function createEngine(opts: EngineOptions): Engine {
             onError(message)
           },
         )
-        // The first cycle looked before any watcher did: the first poll lists again what changed between.
-        listAtNextPoll = watchers.ensure()
-        knownPids = new Set(sources.watchedPids())
+        watchers.ensure()
       }
+      const first = await nextCycle({ type: 'start', now: monotonic(), watching })
+      if (watching && !stopped) knownPids = new Set(sources.watchedPids())
       return first
     },
     async stop() {
