@@ -22,7 +22,7 @@ import { createCycleRunner } from './cycle-runner.ts'
 import { defaultConfig } from './core/config.ts'
 import { isPidAlive } from './adapters/process.ts'
 import { createRepoTracker, WATCHER_TRUST_MS } from './repo-tracker.ts'
-import { isOwnWrite, noteChange, watchedDirs } from './watched-dirs.ts'
+import { isOwnWrite, noteChange, noteNewlyWatched, watchedDirs } from './watched-dirs.ts'
 import { createSessionSources } from './sources.ts'
 import { fullScan, mergeHints, noHints, type SourceHints } from './core/source-hints.ts'
 import {
@@ -168,13 +168,19 @@ export function createEngine(opts: EngineOptions): Engine {
    * only looks at the time again and stats nothing.
    */
   const pollHints = (start: NonNullable<Decision['start']>): SourceHints => {
-    const newlyWatched = watchers?.ensure() ?? false
+    const hints = mergeHints(start.hints, newlyWatchedHints())
     const trusted =
       watchers !== null &&
-      !newlyWatched &&
       watchFailures.size === 0 &&
       monotonic() - lastFullScanAt < WATCHER_TRUST_MS
-    return trusted ? start.hints : mergeHints(start.hints, fullScan())
+    return trusted ? hints : mergeHints(hints, fullScan())
+  }
+
+  /** What the folders the watchers begin to cover now already hold (watched-dirs.ts). */
+  const newlyWatchedHints = (): SourceHints => {
+    const hints = noHints()
+    noteNewlyWatched(hints, opts.paths, watchers?.ensure() ?? [])
+    return hints
   }
 
   const startCycle = (decided: NonNullable<Decision['start']>): void => {
@@ -249,7 +255,13 @@ export function createEngine(opts: EngineOptions): Engine {
         watchers.ensure()
       }
       const first = await nextCycle({ type: 'start', now: monotonic(), watching })
-      if (watching && !stopped) knownPids = new Set(sources.watchedPids())
+      if (watching && !stopped) {
+        // A folder that appeared while the first cycle ran (NAVI_HOME on a first run, `~/.claude` created
+        // meanwhile) is watched from now on, and looked at for what it got before.
+        const appeared = newlyWatchedHints()
+        if (appeared.full || appeared.live || appeared.hooks || appeared.config) changed(appeared)
+        knownPids = new Set(sources.watchedPids())
+      }
       return first
     },
     async stop() {

@@ -65,6 +65,25 @@ export function noteChange(
   return false
 }
 
+/**
+ * Records in `hints` what must be looked at now that the watchers cover `dirs`, folders that did not exist
+ * (or could not be watched) before: what they already hold was never told. A hooks folder or the live
+ * sessions are read again on their own; NAVI_HOME needs nothing (Navi creates it, on its first run);
+ * any other folder (a root, the transcripts, the task lists, Codex's sessions) means listing everything.
+ */
+export function noteNewlyWatched(
+  hints: SourceHints,
+  paths: EnginePaths,
+  dirs: readonly string[],
+): void {
+  const files = naviFiles(paths)
+  for (const dir of dirs) {
+    if (dir === files.hooksDir || dir === files.hookSpool) hints.hooks = true
+    else if (dir === files.claudeSessions) hints.live = true
+    else if (dir !== paths.naviHome) hints.full = true
+  }
+}
+
 function roots(paths: EnginePaths): string[] {
   return [paths.claudeConfigDir, paths.codexHome, paths.naviHome]
 }

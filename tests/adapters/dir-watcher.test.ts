@@ -1,4 +1,4 @@
-/** Directory watchers over folders that may not exist yet: ensure() says when it began to watch one. */
+/** Directory watchers over folders that may not exist yet: ensure() says which it began to watch. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,17 +14,17 @@ afterEach(async () => {
 })
 
 describe('createDirWatchers', () => {
-  it('ensure() is true when it began to watch a folder, false when nothing new could be watched', async () => {
+  it('ensure() returns the folders it began to watch, none when nothing new could be watched', async () => {
     root = await mkdtemp(join(tmpdir(), 'navi-dir-watcher-'))
     const later = join(root, 'later')
     const changes: string[] = []
     watchers = createDirWatchers([{ path: later, recursive: false }], (_dir, file) => {
       if (file) changes.push(file)
     })
-    expect(watchers.ensure()).toBe(false) // not there yet
+    expect(watchers.ensure()).toEqual([]) // not there yet
     await mkdir(later)
-    expect(watchers.ensure()).toBe(true) // begun: what it holds was never told
-    expect(watchers.ensure()).toBe(false) // already watched
+    expect(watchers.ensure()).toEqual([later]) // begun: what it holds was never told
+    expect(watchers.ensure()).toEqual([]) // already watched
     await writeFile(join(later, 'a.txt'), 'a')
     await waitUntil(() => changes.includes('a.txt'), 5_000, 'the change in the new folder')
   })

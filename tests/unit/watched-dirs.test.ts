@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { noHints } from '../../electron/engine/core/source-hints.ts'
-import { isOwnWrite, noteChange, watchedDirs } from '../../electron/engine/watched-dirs.ts'
+import { naviFiles } from '../../electron/engine/core/paths.ts'
+import {
+  isOwnWrite,
+  noteChange,
+  noteNewlyWatched,
+  watchedDirs,
+} from '../../electron/engine/watched-dirs.ts'
 
 const paths = { naviHome: '/n', claudeConfigDir: '/c', codexHome: '/x' }
 const none = () => noHints()
@@ -67,5 +73,28 @@ describe('the watch list', () => {
     expect(isOwnWrite(paths, '/n/hooks/spool', '.new.Ab3dE5gH9k')).toBe(true)
     expect(isOwnWrite(paths, '/n/hooks/spool', 'Ab3dE5gH9k.json.claimed.42')).toBe(true)
     expect(isOwnWrite(paths, '/n/hooks/spool', null)).toBe(false)
+  })
+})
+
+describe('noteNewlyWatched', () => {
+  const files = naviFiles(paths)
+  it.each<[string, string, Partial<ReturnType<typeof noHints>>]>([
+    ['the hook inbox', files.hooksDir, { hooks: true, full: false }],
+    ['the hook spool', files.hookSpool, { hooks: true, full: false }],
+    ['the live sessions', files.claudeSessions, { live: true, full: false }],
+    ['NAVI_HOME (Navi made it)', paths.naviHome, { full: false, config: false }],
+    ['the Claude config folder', paths.claudeConfigDir, { full: true }],
+    ['the transcripts', files.claudeProjects, { full: true }],
+    ["Codex's sessions", files.codexSessions, { full: true }],
+  ])('a newly watched %s', (_name, dir, expected) => {
+    const hints = noHints()
+    noteNewlyWatched(hints, paths, [dir])
+    expect(hints).toMatchObject(expected)
+  })
+
+  it('none newly watched asks for nothing', () => {
+    const hints = noHints()
+    noteNewlyWatched(hints, paths, [])
+    expect(hints).toEqual(noHints())
   })
 })

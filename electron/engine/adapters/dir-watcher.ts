@@ -10,10 +10,10 @@ import { isMissingFileError } from './safe-read.ts'
  */
 export interface DirWatchers {
   /**
-   * Watches every folder that exists and is not watched yet. True when it started watching one: what that
-   * folder already holds was never told by a watcher, so the caller must list it.
+   * Watches every folder that exists and is not watched yet; returns the ones it began to watch: what they
+   * already hold was never told by a watcher, so the caller must look at it.
    */
-  ensure(): boolean
+  ensure(): string[]
   close(): void
 }
 
@@ -25,7 +25,7 @@ export function createDirWatchers(
   const active = new Map<string, FSWatcher>()
   return {
     ensure() {
-      let started = false
+      const started: string[] = []
       for (const dir of dirs) {
         if (active.has(dir.path)) continue
         try {
@@ -39,7 +39,7 @@ export function createDirWatchers(
             active.delete(dir.path)
           })
           active.set(dir.path, watcher)
-          started = true
+          started.push(dir.path)
         } catch (error) {
           // Not there yet: the next ensure() tries again. Anything else is told.
           if (!isMissingFileError(error)) onError?.(`cannot watch ${dir.path}: ${errorText(error)}`)
