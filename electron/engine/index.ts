@@ -259,7 +259,7 @@ export function createEngine(opts: EngineOptions): Engine {
         // A folder that appeared while the first cycle ran (NAVI_HOME on a first run, `~/.claude` created
         // meanwhile) is watched from now on, and looked at for what it got before.
         const appeared = newlyWatchedHints()
-        if (appeared.full || appeared.live || appeared.hooks || appeared.config) changed(appeared)
+        if (appeared.full || appeared.live || appeared.hooks) changed(appeared)
         knownPids = new Set(sources.watchedPids())
       }
       return first
