@@ -299,12 +299,15 @@ test('500 events scroll, newest first, and pushes prepend without duplicates', a
   await openStubbedPopover(page, data)
   const zone = page.getByTestId('zone-events')
   const events = page.getByTestId('event-row')
-  // The first page is 200; the rest comes as the list is scrolled near its end.
+  // The first page is 200; the rest comes as the list is scrolled near its end. The count shown says
+  // that more are to come, and stops saying it once all are in.
   await expect(zone).toHaveAttribute('data-count', '200')
+  await expect(zone.locator('.zone-count')).toHaveText('200+')
   await expect(events.first()).toHaveAttribute('data-project', 'apollo')
   const scroller = zone.locator('.zone-scroll')
   await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
   await expect(zone).toHaveAttribute('data-count', '500')
+  await expect(zone.locator('.zone-count')).toHaveText('500')
   // Only the rows in view (and a few around them) are in the page.
   expect(await events.count()).toBeLessThan(80)
   const times = await events.evaluateAll((els) =>

@@ -47,7 +47,7 @@ export function EventsZone() {
       void loadOlder()
   }, [canLoadMore, lastShown, events.length, loadOlder])
   return (
-    <ListZone zone="events" count={events.length} scrollRef={scrollRef}>
+    <ListZone zone="events" count={events.length} more={canLoadMore} scrollRef={scrollRef}>
       {events.length === 0 && <p className="empty">No events yet.</p>}
       <div className="event-rows" style={{ height: rows.getTotalSize() }}>
         {items.map((item) => {

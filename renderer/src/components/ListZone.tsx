@@ -10,9 +10,12 @@ export function ListZone({
   count,
   children,
   scrollRef,
+  more = false,
 }: {
   zone: Zone
   count: number
+  /** More are to come as the list is scrolled (older events): the count says "200+", not "200". */
+  more?: boolean
   children: ReactNode
   /** The scrolling element, for a list that draws only what is in view. */
   scrollRef?: RefObject<HTMLDivElement | null>
@@ -32,7 +35,11 @@ export function ListZone({
     >
       <header className="zone-head">
         <h2 className="zone-title">{TITLES[zone]}</h2>
-        {count > 0 && <span className="zone-count">{count}</span>}
+        {count > 0 && (
+          <span className="zone-count" title={more ? 'more load as you scroll' : undefined}>
+            {more ? `${count}+` : count}
+          </span>
+        )}
       </header>
       <div
         ref={scrollRef}
