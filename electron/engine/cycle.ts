@@ -122,6 +122,10 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
     // A pending request's answer window moves with Navi's hook, not with the session's sources.
     const kept = reuse && !s.pending_request ? memo.decided.get(s) : undefined
     if (kept) return kept
+    // A session that changed may have run `git init`: its folder's "no repository" is asked again (the
+    // locator looks again a few seconds after its last look: git-repo-root.ts). An unchanged one's is kept,
+    // so an idle cycle stats nothing.
+    if (memo.roots.get(s.cwd) === null) memo.roots.delete(s.cwd)
     const decided = withTrouble(withAnswerWindow(s, waiting), now, config.config.trouble)
     memo.decided.set(s, decided)
     return decided
@@ -132,9 +136,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       let root = memo.roots.get(dir)
       if (root === undefined) {
         root = repos.rootOf(dir)
-        // "No repository" is not kept from cycle to cycle: the folder may become one (`git init`), and
-        // the locator looks at it again a few seconds later (git-repo-root.ts).
-        if (root !== null) memo.roots.set(dir, root)
+        memo.roots.set(dir, root)
       }
       return root
     },
