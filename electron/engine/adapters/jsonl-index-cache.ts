@@ -194,9 +194,8 @@ async function writeIndex(
 ): Promise<void> {
   // The same bytes as `asciiJson(JSON.stringify(files))`, made one file at a time. ASCII: one `…` in a
   // prompt made the whole index a two-byte string at every start (decoded three times slower, held in
-  // twice the memory). One file at a time: the whole array as one string was a two-byte string
-  // as soon as one prompt had a `…`, and escaping it made several more (500 sessions: 25 MB of garbage and
-  // 15 ms per save, every 30 s of a running engine).
+  // twice the memory). One file at a time: the whole array as one string, and its escaped copies, were
+  // 25 MB of garbage and 15 ms per save at 500 sessions, every 30 s of a running engine.
   // The header is written last, in front of the body: room is left for it.
   const headerRoom = 160
   let buffer = bufferOf(headerRoom + 2)
