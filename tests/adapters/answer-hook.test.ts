@@ -56,6 +56,7 @@ const permissionRequest = (input: Record<string, unknown>, sessionId = SESSION) 
 })
 
 interface Handler {
+  pid: number
   done: Promise<{ code: number | null; stdout: string; ms: number }>
 }
 
@@ -68,6 +69,7 @@ function startHandler(payload: unknown, answerable = true): Handler {
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
   child.stdin.end(JSON.stringify(payload))
   return {
+    pid: child.pid!,
     done: new Promise((resolve, reject) => {
       child.on('error', reject)
       child.on('close', (code) => resolve({ code, stdout, ms: Date.now() - started }))
@@ -236,7 +238,9 @@ describe('the waiting PermissionRequest hook', () => {
     const handler = startHandler(permissionRequest({ command: 'git push --force' }))
     const session = await pendingSession()
     const id = session.pending_request!.request_id!
-    // Both answers land between two looks of the handler.
+    // Both answers land between two looks of the handler: it is stopped while they land, as a busy
+    // machine may leave it for a while. The deny lands first, so a handler that looked between the two
+    // renames would still see the deny alone; only one that prefers allow can print allow.
     await mkdir(answers, { recursive: true })
     await writeFile(
       join(answers, `${id}.allow.tmp`),
@@ -247,9 +251,13 @@ describe('the waiting PermissionRequest hook', () => {
       '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}\n',
     )
     const { rename } = await import('node:fs/promises')
-    await rename(join(answers, `${id}.allow.tmp`), join(answers, `${id}.allow`)).then(() =>
-      rename(join(answers, `${id}.deny.tmp`), join(answers, `${id}.deny`)),
-    )
+    process.kill(handler.pid, 'SIGSTOP')
+    try {
+      await rename(join(answers, `${id}.deny.tmp`), join(answers, `${id}.deny`))
+      await rename(join(answers, `${id}.allow.tmp`), join(answers, `${id}.allow`))
+    } finally {
+      process.kill(handler.pid, 'SIGCONT')
+    }
     const run = await handler.done
     expect(JSON.parse(run.stdout).hookSpecificOutput.decision.behavior).toBe('deny')
   })
