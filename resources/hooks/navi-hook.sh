@@ -10,10 +10,11 @@
 # atomic as a small one and concurrent sessions never mix.
 #
 # A shell and four small commands, so a hook Claude Code waits for costs milliseconds, not a Node
-# start-up. No dependency but a POSIX shell, mktemp, head, cat and mv (and sed, date and sleep when it
-# holds a request). It prints nothing but the user's answer (the stdout of some hooks is read by Claude
-# Code), reads all of stdin (a writer must never block on a full pipe) and always exits 0, whether Navi
-# runs or not, and whatever fails: a hook never fails the agent, and holds it only as described below.
+# start-up. No dependency but a POSIX shell, mktemp, head, cat and mv (and sed, touch, date and sleep
+# when it may hold a request). It prints nothing but the user's answer (the stdout of some hooks is read
+# by Claude Code), reads all of stdin (a writer must never block on a full pipe) and always exits 0,
+# whether Navi runs or not, and whatever fails: a hook never fails the agent, and holds it only as
+# described below.
 #
 # NAVI_HOME: the environment variable, else --navi-home <dir> (baked in at install), else ~/.navi.
 #
@@ -101,10 +102,18 @@ answer_wait() {
   echo "$seconds"
 }
 
+# The spool file's time orders the event among its session's others, and Navi drops a line older than
+# what it already folded as late. Other hooks of this call (the permission Notification, the async
+# PreToolUse) may be published while this one looks for an opt-in: its time is when it is published.
+publish() {
+  [ "$answerable" = 1 ] && touch "$tmp" 2>/dev/null
+  mv -f "$tmp" "$spool/$id.json" 2>/dev/null
+}
+
 seconds=
 [ "$answerable" = 1 ] && seconds=$(answer_wait)
 if [ -z "$seconds" ] || [ "$seconds" -le 0 ] 2>/dev/null; then
-  mv -f "$tmp" "$spool/$id.json" 2>/dev/null || rm -f "$tmp" 2>/dev/null
+  publish || rm -f "$tmp" 2>/dev/null
   exit 0
 fi
 
@@ -116,7 +125,7 @@ printf '%s %s\n' "$$" "$((now + seconds))" >"$waiting.tmp" 2>/dev/null && mv -f 
 trap 'rm -f "$waiting" "$waiting.tmp" 2>/dev/null' EXIT
 trap 'exit 0' HUP INT TERM
 # Navi learns of the request (with its id) once it is waited on.
-mv -f "$tmp" "$spool/$id.json" 2>/dev/null || { rm -f "$tmp" 2>/dev/null; exit 0; }
+publish || { rm -f "$tmp" 2>/dev/null; exit 0; }
 
 deadline=$((now + seconds))
 # Four looks a second; the tick count bounds the wait even where `sleep` takes whole seconds only.

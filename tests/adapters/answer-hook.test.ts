@@ -4,14 +4,15 @@
  * request, and runtime/answer-request.ts that checks and writes the answer. The agent side is played by
  * the test: it feeds the payload and reads what the handler prints.
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { drainHookSpool } from '../../electron/engine/adapters/hook-spool.ts'
+import { foldHookLine, type HookSessionState } from '../../electron/engine/core/hook-fold.ts'
 import { answerLogPath, answerPermissionRequest } from '../../electron/runtime/answer-request.ts'
 import {
   claimListener,
@@ -260,6 +261,68 @@ describe('the waiting PermissionRequest hook', () => {
     }
     const run = await handler.done
     expect(JSON.parse(run.stdout).hookSpecificOutput.decision.behavior).toBe('deny')
+  })
+
+  it('a request published after a later event of its session still names itself (its time is when it is published)', async () => {
+    // Between reading its payload and publishing it, the waiting handler checks that Navi listens and
+    // that the user opted in. Another hook of the same call (claude's permission_prompt Notification, or
+    // its async PreToolUse) can be published and drained meanwhile; a request stamped with the time it
+    // was read was then older than the session's state and dropped as late, and the session never named
+    // a request to answer. Here the listener mark is a FIFO, so the handler's check holds it right there
+    // until the test writes the pid.
+    await awayFor(30)
+    const listener = join(answers, 'listener')
+    rmSync(listener)
+    execFileSync('mkfifo', [listener])
+    const spool = join(home, 'hooks', 'spool')
+    const handler = startHandler(permissionRequest({ command: 'make deploy' }))
+    const read = await waitUntil(
+      async () => {
+        const names = existsSync(spool) ? await readdir(spool) : []
+        const name = names.find((n) => n.startsWith('.new.'))
+        const info = name ? await stat(join(spool, name)).catch(() => null) : null
+        return info && info.size > 0 ? info : undefined
+      },
+      10_000,
+      'the handler reading its payload',
+      10,
+    )
+    await waitUntil(() => Date.now() > read.mtimeMs + 20, 5_000, 'a later moment', 5)
+    const notification = await startHandler(
+      {
+        session_id: SESSION,
+        transcript_path: `/home/user/.claude/projects/-home-user-proj/${SESSION}.jsonl`,
+        cwd: '/home/user/proj',
+        hook_event_name: 'Notification',
+        notification_type: 'permission_prompt',
+        message: 'Claude needs your permission to use Bash',
+      },
+      false,
+    ).done
+    expect(notification.code).toBe(0)
+    const inbox = join(home, 'hooks', 'events.jsonl')
+    await drainHookSpool(spool, inbox)
+    // Opening the FIFO waits for the handler's read, which then goes on.
+    await writeFile(listener, `${process.pid}\n`)
+    const session = await pendingSession()
+    const lines = (await readFile(inbox, 'utf8')).trim().split('\n')
+    expect(lines.map((l) => (JSON.parse(l) as { hook_event_name: string }).hook_event_name)).toEqual([
+      'Notification',
+      'PermissionRequest',
+    ])
+    const states = new Map<string, HookSessionState>()
+    for (const line of lines) foldHookLine(states, JSON.parse(line))
+    expect(session.pending_request!.request_id).toMatch(/^[0-9A-Za-z]+$/)
+    expect(states.get(SESSION)).toMatchObject({
+      lastEvent: 'PermissionRequest',
+      requestId: session.pending_request!.request_id,
+    })
+    // The answer goes through (the listener mark is a plain file again for the answer's own check).
+    rmSync(listener)
+    await claimListener(answers)
+    const denied = await answer([session], answerFor(session, { decision: 'deny' }))
+    expect(denied.done).toBe(true)
+    expect((await handler.done).code).toBe(0)
   })
 
   it('waits for one session that opted in, and for that session only', async () => {
