@@ -70,7 +70,9 @@ describe('answering the real codex TUI from Navi', () => {
       }
       const outside = `/tmp/navi-answer-codex-tui-${String(process.pid)}-${decision.replace(' ', '-')}`
       await rm(outside, { force: true })
-      const wait = decision === 'no answer' ? '3s' : '60s'
+      // No answer: a hold long enough for a loaded machine to show it held (the runtime and the screen), short
+      // enough to wait out.
+      const wait = decision === 'no answer' ? '10s' : '60s'
       await writeFile(join(paths.naviHome, 'config.yaml'), `answering:\n  wait: ${wait}\n`)
       await installCodexHooks(paths)
       const before = await codexHooksStatus(paths)

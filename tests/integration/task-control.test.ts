@@ -30,7 +30,8 @@ describe('controlling a delegated task', () => {
     '%s ends the agent and every process it started',
     async (how) => {
       const w = await createTaskWorld(how, {
-        tasksConfig: ['allowed_tools: [Bash]', ...(how === 'timeout' ? ['timeout: 3s'] : [])],
+        // The timeout has to leave claude time to start and run its command on a loaded machine.
+        tasksConfig: ['allowed_tools: [Bash]', ...(how === 'timeout' ? ['timeout: 12s'] : [])],
       })
       const marker = `navi-task-${how}-${String(process.pid)}`
       try {
@@ -61,7 +62,7 @@ describe('controlling a delegated task', () => {
         }
         const ended = await w.tasks.settled(started.task.id)
         expect(ended.status).toBe(how === 'cancel' ? 'cancelled' : 'failed')
-        if (how === 'timeout') expect(ended.status_reason).toBe('timed out after 3s')
+        if (how === 'timeout') expect(ended.status_reason).toBe('timed out after 12s')
         // Nothing of the group survives: the agent, its shell, the sleep.
         await waitUntil(
           async () => (await processesWith(marker)).length === 0,

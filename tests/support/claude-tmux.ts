@@ -157,8 +157,17 @@ export async function startClaudeInTmux(opts: TmuxClaudeOptions): Promise<TmuxCl
     capture,
     send: async (text) => {
       await type(text)
-      // Enter in the same burst as the text can be taken as part of a paste.
-      await sleep(200)
+      // Enter in the same burst as the text can be taken as part of a paste, and a TUI still starting
+      // on a loaded machine may not have read the text yet: Enter goes once the text shows on screen.
+      const shown = text.trim().split('\n')[0]!.slice(0, 24)
+      const escaped = shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      await waitUntil(
+        async () => new RegExp(escaped).test(await capture()),
+        10_000,
+        `the typed text ${JSON.stringify(shown)} on the tmux screen`,
+        50,
+      ).catch(() => undefined) // not echoed as typed (a wrapped line): Enter after the pause below
+      await sleep(100)
       await sendKeys('Enter')
     },
     waitForScreen: async (pattern, timeoutMs) => {
