@@ -42,6 +42,8 @@ export interface AnswerDeps {
   sessions(): readonly Session[] | Promise<readonly Session[]>
   by: AnswerFace
   log?: Log
+  /** How long to wait for the hook to take the answer before reporting it queued. @default 3 s */
+  takenWithinMs?: number
   /** @default adapters/tmux-keys.ts answerInPane */
   answerInPane?: typeof answerInPane
   now?: () => number
@@ -128,7 +130,7 @@ export async function answerPermissionRequest(
     input.decision,
     hookAnswerOutput(input.decision, input.message),
   )
-  const taken = await awaitTaken(dir, input.request_id, TAKEN_WITHIN_MS)
+  const taken = await awaitTaken(dir, input.request_id, deps.takenWithinMs ?? TAKEN_WITHIN_MS)
   if (taken === null) {
     return finish(record('queued', null, null), {
       done: true,

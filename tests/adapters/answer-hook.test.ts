@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { drainHookSpool } from '../../electron/engine/adapters/hook-spool.ts'
-import { foldHookLine, type HookSessionState } from '../../electron/engine/core/hook-fold.ts'
+import { foldHookLine } from '../../electron/engine/core/hook-fold.ts'
+import type { HookSessionState } from '../../electron/engine/core/source-records.ts'
 import { answerLogPath, answerPermissionRequest } from '../../electron/runtime/answer-request.ts'
 import {
   claimListener,
@@ -125,7 +126,11 @@ function answerFor(session: Session, over: Partial<SessionAnswerInput> = {}): Se
 }
 
 const answer = (sessions: Session[], input: SessionAnswerInput) =>
-  answerPermissionRequest({ paths: paths(), sessions: () => sessions, by: 'cli' }, input)
+  answerPermissionRequest(
+    // A loaded machine may leave the handler's looks seconds apart: "delivered" is what is asserted.
+    { paths: paths(), sessions: () => sessions, by: 'cli', takenWithinMs: 30_000 },
+    input,
+  )
 
 async function logLines() {
   const text = await readFile(answerLogPath(paths()), 'utf8')
@@ -306,10 +311,9 @@ describe('the waiting PermissionRequest hook', () => {
     await writeFile(listener, `${process.pid}\n`)
     const session = await pendingSession()
     const lines = (await readFile(inbox, 'utf8')).trim().split('\n')
-    expect(lines.map((l) => (JSON.parse(l) as { hook_event_name: string }).hook_event_name)).toEqual([
-      'Notification',
-      'PermissionRequest',
-    ])
+    expect(
+      lines.map((l) => (JSON.parse(l) as { hook_event_name: string }).hook_event_name),
+    ).toEqual(['Notification', 'PermissionRequest'])
     const states = new Map<string, HookSessionState>()
     for (const line of lines) foldHookLine(states, JSON.parse(line))
     expect(session.pending_request!.request_id).toMatch(/^[0-9A-Za-z]+$/)
