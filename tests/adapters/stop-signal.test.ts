@@ -21,7 +21,13 @@ describe('untilStopSignal', () => {
       const stop = untilStopSignal()
       process.stderr.write('ready\\n')
       await stop
-      await new Promise((r) => setTimeout(r, 1500))
+      // A shutdown that lasts until the test has sent its second signals and says so on stdin (at most
+      // 20 s), however slowly a loaded machine runs the test.
+      await new Promise((r) => {
+        process.stdin.once('data', r)
+        setTimeout(r, 20_000).unref()
+      })
+      process.stdin.destroy()
       clearInterval(alive)
       process.stderr.write('stopped cleanly\\n')
     `
@@ -49,6 +55,13 @@ describe('untilStopSignal', () => {
     )
     child.kill('SIGINT')
     child.kill('SIGTERM')
+    // Both were taken by the handler (a SIGTERM without one would have ended the child here).
+    await waitUntil(
+      () => stderr.split('still stopping').length - 1 >= 2,
+      10_000,
+      () => `two "still stopping": ${stderr}`,
+    )
+    child.stdin?.end('signals sent\n')
     const result = await child
     expect(result.signal).toBeUndefined()
     expect(result.exitCode).toBe(0)
