@@ -52,8 +52,9 @@ describe('claude format probe (real CLI, scripted API)', () => {
         codexHome: navi.CODEX_HOME,
       })
       env.NAVI_HOME = navi.NAVI_HOME
-      // Held back long enough to read the live file and ask `claude agents --json` mid-run.
-      api.enqueue(text('probe reply', { delayMs: 4000 }))
+      // Held back until the live file is read and `claude agents --json` was asked mid-run.
+      let asked = false
+      api.enqueue(text('probe reply', { holdUntil: () => asked }))
       const run = runClaudePrint({
         cwd: repo.dir,
         env,
@@ -69,7 +70,7 @@ describe('claude format probe (real CLI, scripted API)', () => {
           const read = file
             ? (JSON.parse(await readFile(join(sessionsDir, file), 'utf8')) as Json)
             : null
-          // Once the run is under way (the reply is held back for 4 s): a file still saying `idle` from
+          // Once the run is under way (the reply is held back): a file still saying `idle` from
           // its first moment would be compared with `claude agents --json` asked a moment later.
           return read && (read.status === undefined || read.status === 'busy') ? read : null
         },
@@ -83,6 +84,7 @@ describe('claude format probe (real CLI, scripted API)', () => {
         timeout: 30_000,
         reject: false,
       })
+      asked = true
       const result = await run
       expect(result.exitCode, result.stderr).toBe(0)
       const sessionId = (result.json as { session_id: string }).session_id

@@ -49,8 +49,10 @@ describe('background sessions', () => {
           reject: false,
           timeout: 60_000,
         })
+      // The reply waits until the engine has seen the session at work (not ended yet).
+      let seen = false
       try {
-        api.enqueue(text('background work done', { delayMs: 2000 }))
+        api.enqueue(text('background work done', { holdUntil: () => seen }))
         const started = await cli(['--bg', '-w', 'bgwork', 'do the background work'])
         expect(started.exitCode, started.stderr).toBe(0)
         const session = await waitUntil(
@@ -69,6 +71,7 @@ describe('background sessions', () => {
         expect(session.agent).toBe('claude')
         expect(session.status).not.toBe('ended')
       } finally {
+        seen = true
         // The CLI's daemon outlives `--bg`; stop it and its sessions before the config dir goes.
         await cli(['daemon', 'stop', '--any'])
         await engine.stop()
