@@ -10,8 +10,8 @@
 # atomic as a small one and concurrent sessions never mix.
 #
 # A shell and four small commands, so a hook Claude Code waits for costs milliseconds, not a Node
-# start-up. No dependency but a POSIX shell, mktemp, head, cat and mv (and sed, touch, date and sleep
-# when it may hold a request). It prints nothing but the user's answer (the stdout of some hooks is read
+# start-up. No dependency but a POSIX shell, mktemp, head, cat and mv (and sed, date and sleep when it
+# may hold a request). It prints nothing but the user's answer (the stdout of some hooks is read
 # by Claude Code), reads all of stdin (a writer must never block on a full pipe) and always exits 0,
 # whether Navi runs or not, and whatever fails: a hook never fails the agent, and holds it only as
 # described below.
@@ -105,8 +105,9 @@ answer_wait() {
 # The spool file's time orders the event among its session's others, and Navi drops a line older than
 # what it already folded as late. Other hooks of this call (the permission Notification, the async
 # PreToolUse) may be published while this one looks for an opt-in: its time is when it is published.
+# A newline after the payload's JSON sets it with a shell builtin (`touch` would be one more process).
 publish() {
-  [ "$answerable" = 1 ] && touch "$tmp" 2>/dev/null
+  [ "$answerable" = 1 ] && echo >>"$tmp" 2>/dev/null
   mv -f "$tmp" "$spool/$id.json" 2>/dev/null
 }
 
