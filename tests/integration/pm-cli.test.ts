@@ -193,7 +193,9 @@ describe('the PM through the navi CLI (real claude, scripted API)', () => {
   })
 
   it('navi watch: a task completion and a commit within the batching window make exactly one run', async () => {
-    const { api, env, repo, watch, briefings } = await watchWithFirstBriefing('4s')
+    // Long enough for claude's exit (its turn's end is one more trigger) to fall in the same window on
+    // a loaded machine.
+    const { api, env, repo, watch, briefings } = await watchWithFirstBriefing('10s')
     try {
       // The commit is made while claude waits for its turn after completing the task, so the two
       // reach the watch together. Made after claude exits, as before, a loaded machine could spend
