@@ -123,7 +123,9 @@ describe('runPm with the real claude', () => {
     'the CLI process gets the minimal environment and the inbox only on stdin',
     async () => {
       const pm = await setUpPm()
-      pm.api.enqueue(structured(sampleOutput(), { delayMs: 1500 }))
+      // The reply waits until the process's environment and command line are read.
+      let read = false
+      pm.api.enqueue(structured(sampleOutput(), { holdUntil: () => read }))
       let pid = 0
       const running = pm.run({
         trigger: 'on_demand',
@@ -133,6 +135,7 @@ describe('runPm with the real claude', () => {
       await pm.api.waitForRequest((r) => r.route === 'scripted', 30_000)
       const environ = (await readFile(`/proc/${String(pid)}/environ`, 'utf8')).split('\0')
       const cmdline = await readFile(`/proc/${String(pid)}/cmdline`, 'utf8')
+      read = true
       const result = await running
       expect(result.ok).toBe(true)
 
