@@ -9,10 +9,13 @@ import { homedir } from 'node:os'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { expandHome } from '../engine/core/paths.ts'
 
-/** What the briefing zone shows when claude cannot be found. */
-export const CLAUDE_INSTALL_HINT =
-  'Claude Code CLI not found. Install it with `npm install -g @anthropic-ai/claude-code`, ' +
-  'or set NAVI_CLAUDE_BIN to the path of the claude binary.'
+/** How to give Navi a claude (after what went wrong: "claude not found — …", "… is not executable: …"). */
+export const CLAUDE_INSTALL_FIX =
+  'install it with `npm install -g @anthropic-ai/claude-code`, ' +
+  'or set NAVI_CLAUDE_BIN to the path of the claude binary'
+
+/** Why the PM cannot run when no claude was found anywhere, and what to do. */
+export const CLAUDE_INSTALL_HINT = `Claude Code CLI not found: ${CLAUDE_INSTALL_FIX}.`
 
 export type ClaudeBinSource = 'NAVI_CLAUDE_BIN' | 'setting' | 'PATH' | 'install-location'
 
@@ -101,7 +104,7 @@ export async function findClaude(opts: FindClaudeOptions = {}): Promise<FindClau
     const name = source === 'setting' ? 'The claude path in the settings' : 'NAVI_CLAUDE_BIN'
     return {
       found: false,
-      hint: `${name} (${resolved}) is not an executable file. ${CLAUDE_INSTALL_HINT}`,
+      hint: `${name} (${resolved}) is not an executable file: point it at the claude binary (\`npm install -g @anthropic-ai/claude-code\` installs one).`,
       tried: [resolved],
     }
   }

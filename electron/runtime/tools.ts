@@ -4,7 +4,12 @@
  */
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { ToolStatus } from '../../shared/ipc-contract.ts'
-import { findClaude, isExecutableFile } from '../pm/find-claude.ts'
+import {
+  CLAUDE_INSTALL_FIX,
+  CLAUDE_INSTALL_HINT,
+  findClaude,
+  isExecutableFile,
+} from '../pm/find-claude.ts'
 
 export type ToolName = ToolStatus['name']
 
@@ -15,6 +20,8 @@ export interface CheckToolsOptions {
   claudePath?: string | null
   /** @default process.platform */
   platform?: NodeJS.Platform
+  /** Where an installed claude is looked for besides PATH (tests: a folder of their own). */
+  systemBinDirs?: readonly string[]
 }
 
 /** How to install each tool, one line (pure). */
@@ -42,14 +49,26 @@ export async function checkTools(opts: CheckToolsOptions): Promise<ToolStatus[]>
     path,
     fix: path === null ? (fix ?? toolFix(name, platform)) : null,
   })
-  const claude = await findClaude({ env: opts.env, setting: opts.claudePath ?? null, platform })
+  const claude = await findClaude({
+    env: opts.env,
+    setting: opts.claudePath ?? null,
+    platform,
+    ...(opts.systemBinDirs ? { systemBinDirs: opts.systemBinDirs } : {}),
+  })
   const others = await Promise.all(
     (['git', 'tmux', 'gh'] as const).map(async (name) =>
       status(name, await findOnPath(name, opts.env.PATH ?? '', platform)),
     ),
   )
   return [
-    claude.found ? status('claude', claude.path) : status('claude', null, claude.hint),
+    claude.found
+      ? status('claude', claude.path)
+      : // The banner says "claude not found" itself: its fix is the remedy alone.
+        status(
+          'claude',
+          null,
+          claude.hint === CLAUDE_INSTALL_HINT ? CLAUDE_INSTALL_FIX : claude.hint,
+        ),
     ...others,
   ]
 }

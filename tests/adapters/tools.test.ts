@@ -40,6 +40,17 @@ describe('checkTools', () => {
     ])
   })
 
+  it('a claude found nowhere: the fix is the remedy alone (the banner says "not found" itself)', async () => {
+    const [claude] = await checkTools({
+      env: { PATH: '', HOME: join(temp.root, 'home') },
+      platform: 'linux',
+      systemBinDirs: [join(temp.root, 'no-system-bin')],
+    })
+    expect(claude).toMatchObject({ name: 'claude', found: false, path: null })
+    expect(claude?.fix).toMatch(/^install it with `npm install -g @anthropic-ai\/claude-code`/)
+    expect(claude?.fix).not.toMatch(/not found/i)
+  })
+
   it('reports a claude path from the settings that is not there', async () => {
     const [claude] = await checkTools({
       env: { PATH: '', HOME: join(temp.root, 'home') },

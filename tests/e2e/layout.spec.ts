@@ -45,6 +45,33 @@ async function horizontalOverflow(page: Page) {
   return { sideways, spilling }
 }
 
+test('claude missing: the banner and the PM zone each say it once, with the fix', async ({
+  page,
+}) => {
+  await page.setViewportSize(POPOVER)
+  const data = emptyData(Date.now())
+  const hint =
+    'Claude Code CLI not found: install it with `npm install -g @anthropic-ai/claude-code`, or set NAVI_CLAUDE_BIN to the path of the claude binary.'
+  data.briefing.state.claude_missing = hint
+  data.tools[0] = {
+    name: 'claude',
+    found: false,
+    path: null,
+    fix: 'install it with `npm install -g @anthropic-ai/claude-code`, or set NAVI_CLAUDE_BIN to the path of the claude binary',
+  }
+  await openStubbedPopover(page, data)
+  const banner = page.locator('[data-tool="claude"]')
+  await expect(banner).toContainText('claude not found — install it with')
+  const zone = page.getByTestId('claude-missing')
+  await expect(zone).toHaveText(`No briefing: ${hint}`)
+  // "not found" once in each, and no placeholder saying again that there is no briefing.
+  for (const text of [await banner.innerText(), await zone.innerText()]) {
+    expect(text.match(/not found/gi)).toHaveLength(1)
+  }
+  await expect(page.getByTestId('briefing-empty')).toHaveCount(0)
+  await layoutShot(page, 'claude-missing')
+})
+
 test('empty state: no projects and no briefing yet', async ({ page }) => {
   await page.setViewportSize(POPOVER)
   await openStubbedPopover(page, emptyData(Date.now()))

@@ -73,7 +73,7 @@ export function BriefingZone() {
       <div className="briefing-body">
         {state?.claude_missing && (
           <p className="claude-missing" data-testid="claude-missing">
-            <strong>Claude Code not found.</strong> {state.claude_missing}
+            <strong>No briefing:</strong> {state.claude_missing}
           </p>
         )}
         {briefing ? (
@@ -81,9 +81,12 @@ export function BriefingZone() {
             {singleLine(briefing.output.briefing)}
           </p>
         ) : (
-          <p className="briefing-empty" data-testid="briefing-empty">
-            No PM briefing yet
-          </p>
+          // The missing claude above already says why there is none.
+          !state?.claude_missing && (
+            <p className="briefing-empty" data-testid="briefing-empty">
+              No PM briefing yet
+            </p>
+          )
         )}
         {attention.length > 0 && (
           <ul className="attention">
