@@ -245,13 +245,16 @@ test.describe('the popover over navi serve (real engine, claude, git; Debian Chr
     const page = await openApp()
     await expect(page.getByTestId('briefing-text')).toBeVisible()
     const fresh = `Fresh briefing ${String(Date.now())}: beta has a live commit and a session asked for permission.`
-    navi.pmApi.enqueue(structured({ ...pmReply(fresh) }, { delayMs: 4_000 }))
+    // The reply waits until "updating…" was seen (a fixed delay could end first on a loaded machine).
+    let seen = false
+    navi.pmApi.enqueue(structured({ ...pmReply(fresh) }, { holdUntil: () => seen }))
 
     await page.keyboard.press('r')
     const updating = page.getByTestId('briefing-updating')
     await expect(updating).toBeVisible({ timeout: 10_000 })
     await expect(updating).toContainText(/updating/i)
     await shot(page, 'app-briefing-updating')
+    seen = true
 
     await expect(page.getByTestId('briefing-text')).toContainText(fresh, { timeout: 60_000 })
     await expect(updating).toBeHidden()
