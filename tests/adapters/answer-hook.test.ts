@@ -280,13 +280,16 @@ describe('the waiting PermissionRequest hook', () => {
     rmSync(listener)
     execFileSync('mkfifo', [listener])
     const spool = join(home, 'hooks', 'spool')
-    const handler = startHandler(permissionRequest({ command: 'make deploy' }))
+    const payload = permissionRequest({ command: 'make deploy' })
+    const handler = startHandler(payload)
+    // The whole payload is in its file (the time it was read is this file's time now).
     const read = await waitUntil(
       async () => {
         const names = existsSync(spool) ? await readdir(spool) : []
         const name = names.find((n) => n.startsWith('.new.'))
-        const info = name ? await stat(join(spool, name)).catch(() => null) : null
-        return info && info.size > 0 ? info : undefined
+        const file = name ? join(spool, name) : null
+        const text = file ? await readFile(file, 'utf8').catch(() => '') : ''
+        return file && text.endsWith(JSON.stringify(payload)) ? await stat(file) : undefined
       },
       10_000,
       'the handler reading its payload',
