@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { drainHookSpool } from '../../electron/engine/adapters/hook-spool.ts'
 import { foldHookLine } from '../../electron/engine/core/hook-fold.ts'
 import type { HookSessionState } from '../../electron/engine/core/source-records.ts'
+import { isPidAlive } from '../../electron/engine/adapters/process.ts'
 import { answerLogPath, answerPermissionRequest } from '../../electron/runtime/answer-request.ts'
 import {
   claimListener,
@@ -282,54 +283,13 @@ describe('the waiting PermissionRequest hook', () => {
     const spool = join(home, 'hooks', 'spool')
     const payload = permissionRequest({ command: 'make deploy' })
     const handler = startHandler(payload)
-    // The whole payload is in its file (the time it was read is this file's time now).
-    const read = await waitUntil(
-      async () => {
-        const names = existsSync(spool) ? await readdir(spool) : []
-        const name = names.find((n) => n.startsWith('.new.'))
-        const file = name ? join(spool, name) : null
-        const text = file ? await readFile(file, 'utf8').catch(() => '') : ''
-        return file && text.endsWith(JSON.stringify(payload)) ? await stat(file) : undefined
-      },
-      10_000,
-      'the handler reading its payload',
-      10,
-    )
-    await waitUntil(() => Date.now() > read.mtimeMs + 20, 5_000, 'a later moment', 5)
-    const notification = await startHandler(
-      {
-        session_id: SESSION,
-        transcript_path: `/home/user/.claude/projects/-home-user-proj/${SESSION}.jsonl`,
-        cwd: '/home/user/proj',
-        hook_event_name: 'Notification',
-        notification_type: 'permission_prompt',
-        message: 'Claude needs your permission to use Bash',
-      },
-      false,
-    ).done
-    expect(notification.code).toBe(0)
-    const inbox = join(home, 'hooks', 'events.jsonl')
-    await drainHookSpool(spool, inbox)
-    // Opening the FIFO waits for the handler's read, which then goes on.
-    await writeFile(listener, `${process.pid}\n`)
-    const session = await pendingSession()
-    const lines = (await readFile(inbox, 'utf8')).trim().split('\n')
-    expect(
-      lines.map((l) => (JSON.parse(l) as { hook_event_name: string }).hook_event_name),
-    ).toEqual(['Notification', 'PermissionRequest'])
-    const states = new Map<string, HookSessionState>()
-    for (const line of lines) foldHookLine(states, JSON.parse(line))
-    expect(session.pending_request!.request_id).toMatch(/^[0-9A-Za-z]+$/)
-    expect(states.get(SESSION)).toMatchObject({
-      lastEvent: 'PermissionRequest',
-      requestId: session.pending_request!.request_id,
-    })
-    // The answer goes through (the listener mark is a plain file again for the answer's own check).
-    rmSync(listener)
-    await claimListener(answers)
-    const denied = await answer([session], answerFor(session, { decision: 'deny' }))
-    expect(denied.done).toBe(true)
-    expect((await handler.done).code).toBe(0)
+    try {
+      await publishedAfterANotification(handler, payload, listener, spool) // ends with the handler
+    } catch (error) {
+      // A failure before the FIFO was written would leave the handler blocked on it for good.
+      if (isPidAlive(handler.pid)) process.kill(handler.pid, 'SIGKILL')
+      throw error
+    }
   })
 
   it('waits for one session that opted in, and for that session only', async () => {
@@ -359,3 +319,61 @@ describe('the waiting PermissionRequest hook', () => {
     expect(JSON.parse(run.stdout).hookSpecificOutput.decision.behavior).toBe('deny')
   })
 })
+
+/** The rest of the test above: the handler held at its look, a Notification published meanwhile. */
+async function publishedAfterANotification(
+  handler: Handler,
+  payload: ReturnType<typeof permissionRequest>,
+  listener: string,
+  spool: string,
+): Promise<void> {
+  // The whole payload is in its file (the time it was read is this file's time now).
+  const read = await waitUntil(
+    async () => {
+      const names = existsSync(spool) ? await readdir(spool) : []
+      const name = names.find((n) => n.startsWith('.new.'))
+      const file = name ? join(spool, name) : null
+      const text = file ? await readFile(file, 'utf8').catch(() => '') : ''
+      return file && text.endsWith(JSON.stringify(payload)) ? await stat(file) : undefined
+    },
+    10_000,
+    'the handler reading its payload',
+    10,
+  )
+  await waitUntil(() => Date.now() > read.mtimeMs + 20, 5_000, 'a later moment', 5)
+  const notification = await startHandler(
+    {
+      session_id: SESSION,
+      transcript_path: `/home/user/.claude/projects/-home-user-proj/${SESSION}.jsonl`,
+      cwd: '/home/user/proj',
+      hook_event_name: 'Notification',
+      notification_type: 'permission_prompt',
+      message: 'Claude needs your permission to use Bash',
+    },
+    false,
+  ).done
+  expect(notification.code).toBe(0)
+  const inbox = join(home, 'hooks', 'events.jsonl')
+  await drainHookSpool(spool, inbox)
+  // Opening the FIFO waits for the handler's read, which then goes on.
+  await writeFile(listener, `${process.pid}\n`)
+  const session = await pendingSession()
+  const lines = (await readFile(inbox, 'utf8')).trim().split('\n')
+  expect(lines.map((l) => (JSON.parse(l) as { hook_event_name: string }).hook_event_name)).toEqual([
+    'Notification',
+    'PermissionRequest',
+  ])
+  const states = new Map<string, HookSessionState>()
+  for (const line of lines) foldHookLine(states, JSON.parse(line))
+  expect(session.pending_request!.request_id).toMatch(/^[0-9A-Za-z]+$/)
+  expect(states.get(SESSION)).toMatchObject({
+    lastEvent: 'PermissionRequest',
+    requestId: session.pending_request!.request_id,
+  })
+  // The answer goes through (the listener mark is a plain file again for the answer's own check).
+  rmSync(listener)
+  await claimListener(answers)
+  const denied = await answer([session], answerFor(session, { decision: 'deny' }))
+  expect(denied.done).toBe(true)
+  expect((await handler.done).code).toBe(0)
+}
