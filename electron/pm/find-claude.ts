@@ -23,8 +23,10 @@ export type FindClaudeResult =
   | { found: true; path: string; source: ClaudeBinSource }
   | {
       found: false
-      /** The install hint, prefixed with what was wrong when an explicit path was given. */
+      /** What is wrong and what to do, as one sentence (the PM's reason for not running). */
       hint: string
+      /** What to do, after a face's own "claude not found" (the tools banner); the hint where it says more. */
+      fix: string
       /** Every path that was checked, in order. */
       tried: string[]
     }
@@ -102,11 +104,8 @@ export async function findClaude(opts: FindClaudeOptions = {}): Promise<FindClau
     const resolved = expandHome(path, home)
     if (await isExecutableFile(resolved, platform)) return { found: true, path: resolved, source }
     const name = source === 'setting' ? 'The claude path in the settings' : 'NAVI_CLAUDE_BIN'
-    return {
-      found: false,
-      hint: `${name} (${resolved}) is not an executable file: point it at the claude binary (\`npm install -g @anthropic-ai/claude-code\` installs one).`,
-      tried: [resolved],
-    }
+    const hint = `${name} (${resolved}) is not an executable file: point it at the claude binary (\`npm install -g @anthropic-ai/claude-code\` installs one).`
+    return { found: false, hint, fix: hint, tried: [resolved] }
   }
   const candidates = claudeCandidates({
     env,
@@ -118,7 +117,12 @@ export async function findClaude(opts: FindClaudeOptions = {}): Promise<FindClau
   for (const candidate of candidates) {
     if (await isExecutableFile(candidate.path, platform)) return { found: true, ...candidate }
   }
-  return { found: false, hint: CLAUDE_INSTALL_HINT, tried: candidates.map((c) => c.path) }
+  return {
+    found: false,
+    hint: CLAUDE_INSTALL_HINT,
+    fix: CLAUDE_INSTALL_FIX,
+    tried: candidates.map((c) => c.path),
+  }
 }
 
 /** `~/.nvm/versions/node/<version>/bin`, newest name first. */

@@ -4,12 +4,7 @@
  */
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { ToolStatus } from '../../shared/ipc-contract.ts'
-import {
-  CLAUDE_INSTALL_FIX,
-  CLAUDE_INSTALL_HINT,
-  findClaude,
-  isExecutableFile,
-} from '../pm/find-claude.ts'
+import { findClaude, isExecutableFile } from '../pm/find-claude.ts'
 
 export type ToolName = ToolStatus['name']
 
@@ -61,14 +56,8 @@ export async function checkTools(opts: CheckToolsOptions): Promise<ToolStatus[]>
     ),
   )
   return [
-    claude.found
-      ? status('claude', claude.path)
-      : // The banner says "claude not found" itself: its fix is the remedy alone.
-        status(
-          'claude',
-          null,
-          claude.hint === CLAUDE_INSTALL_HINT ? CLAUDE_INSTALL_FIX : claude.hint,
-        ),
+    // The banner says "claude not found" itself: it takes the remedy, not the PM's whole reason.
+    claude.found ? status('claude', claude.path) : status('claude', null, claude.fix),
     ...others,
   ]
 }
