@@ -4,15 +4,24 @@
  * group, and a result that never rejects. The CLI is started in its own process group (`detached`), so a
  * timeout, a cancel, or Navi exiting, also ends anything it spawned.
  */
+import { randomUUID } from 'node:crypto'
+import type { Log } from '../../shared/log.ts'
 import { loadExeca } from '../engine/adapters/execa-lazy.ts'
-import { descendantsOf } from '../engine/adapters/process.ts'
+import { descendantsOf, processesMarked, RUN_MARKER_VAR } from '../engine/adapters/process.ts'
 
 export interface AgentProcessOptions {
   bin: string
   args: string[]
   cwd: string
-  /** The complete environment (nothing of Navi's is added). */
+  /**
+   * The complete environment. Navi adds one variable, `NAVI_AGENT_RUN=<runId>`: every process the CLI
+   * starts inherits it, so an end finds them even once they have left the CLI's process tree.
+   */
   env: Record<string, string>
+  /** Marks this run's processes. @default a random UUID */
+  runId?: string
+  /** Where a cleanup that could not list the processes says so. */
+  log?: Pick<Log, 'error'>
   /** Written to stdin, which is then closed. */
   input: string
   /** The group gets SIGTERM after this long, then SIGKILL after `killGraceMs`. */
@@ -49,9 +58,10 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
   const started = Date.now()
   const onLine = opts.onLine
   const { execa } = await loadExeca()
+  const runId = opts.runId ?? randomUUID()
   const subprocess = execa(opts.bin, opts.args, {
     cwd: opts.cwd,
-    env: opts.env,
+    env: { ...opts.env, [RUN_MARKER_VAR]: runId },
     extendEnv: false,
     input: opts.input,
     reject: false,
@@ -85,13 +95,20 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
   let cancelled = false
   let graceTimer: NodeJS.Timeout | undefined
   /**
-   * The group, and every descendant found before the signal: the CLI runs its shell commands in sessions
-   * of their own, which a group signal misses, and which outlive a CLI that is SIGKILLed first.
+   * Besides the group: every descendant found before the signal, and every process carrying the run's
+   * mark. The CLI runs its shell commands in sessions of their own, which a group signal misses and which
+   * outlive a CLI that is SIGKILLed first; the mark also finds a command whose shell was between fork and
+   * exec when the descendants were listed, and one that daemonised.
    */
   let tree: number[] = []
+  const warn = (message: string): void => opts.log?.error(`ending run ${runId}: ${message}`)
+  const runProcesses = (): number[] =>
+    pid === undefined
+      ? []
+      : [...new Set([...descendantsOf(pid, warn), ...processesMarked(runId, warn)])]
   const endGroup = (): void => {
     if (graceTimer !== undefined) return
-    tree = pid === undefined ? [] : descendantsOf(pid)
+    tree = runProcesses()
     killGroup('SIGTERM')
     signalEach(tree, 'SIGTERM')
     graceTimer = setTimeout(() => {
@@ -110,7 +127,7 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
   if (opts.signal?.aborted) onAbort()
   else opts.signal?.addEventListener('abort', onAbort, { once: true })
   const exitHook = (): void => {
-    const left = pid === undefined ? [] : descendantsOf(pid)
+    const left = runProcesses()
     killGroup('SIGKILL')
     signalEach(left, 'SIGKILL')
   }
@@ -144,8 +161,8 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
     if (graceTimer !== undefined) {
       clearTimeout(graceTimer)
       if (pid !== undefined && groupExists(pid)) killGroup('SIGKILL')
-      // The CLI is gone; what it started and left behind goes with it.
-      signalEach(tree, 'SIGKILL')
+      // The CLI is gone; what it started and left behind goes with it, including what started since.
+      signalEach([...new Set([...tree, ...processesMarked(runId, warn)])], 'SIGKILL')
     }
     process.off('exit', exitHook)
   }

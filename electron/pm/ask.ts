@@ -106,6 +106,7 @@ export async function askPm(opts: AskPmOptions): Promise<PmAskResult> {
     }),
     cwd: pmDir,
     env: buildPmEnv(env),
+    log,
     input: JSON.stringify(inbox),
     timeoutMs: opts.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
     onLine: progressRelay(opts.onProgress),

@@ -21,6 +21,8 @@ export interface AgentRunDeps {
   timeoutMs: number
   /** Let Navi's hook hold the session's permission requests for an answer from Navi. */
   holdRequests?: (sessionId: string) => Promise<void>
+  /** Where ending the agent says it could not list its processes. */
+  log?: { error(message: string): void }
 }
 
 export const exitedWith = (how: Partial<Exited>): Exited => ({
@@ -69,6 +71,8 @@ export async function runTaskAgent(opts: {
     args,
     cwd: task.cwd,
     env: agentEnv(deps.env),
+    runId: taskRunId(task.id),
+    log: deps.log,
     input: effect.prompt,
     timeoutMs: deps.timeoutMs,
     signal: opts.signal,
@@ -85,6 +89,12 @@ export async function runTaskAgent(opts: {
     stderrTail: result.stderr.slice(-2000),
   })
 }
+
+/**
+ * What marks the processes of a task's agent (`NAVI_AGENT_RUN`): the same for each of its runs, so a Navi
+ * that cancels a task whose own Navi is gone finds them from the record alone.
+ */
+export const taskRunId = (taskId: string): string => `task-${taskId}`
 
 /** The user's environment for the agent; a task's run never starts an update of the CLI under it. */
 function agentEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -17,6 +17,7 @@ import {
 } from '../../shared/schemas/task.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import { endProcessGroup, isPidAlive } from '../engine/adapters/process.ts'
+import { taskRunId } from './agent-run.ts'
 import { newTask, previewTask } from './core/new-task.ts'
 import { orphanOf } from './core/orphans.ts'
 import { taskEvents } from './core/task-events.ts'
@@ -241,7 +242,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       }
       if (elsewhere && elsewhere.pid !== null) {
         // Its Navi is gone and its agent still runs: end the agent's group here.
-        endProcessGroup(elsewhere.pid)
+        endProcessGroup(elsewhere.pid, {
+          runId: taskRunId(elsewhere.id),
+          onError: (message) => deps.log.error(`cancelling task ${elsewhere.id}: ${message}`),
+        })
         const cancelled: Task = {
           ...elsewhere,
           status: 'cancelled',

@@ -1,9 +1,9 @@
-import { realpathSync } from 'node:fs'
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync, realpathSync } from 'node:fs'
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isPidAlive } from '../../electron/engine/adapters/process.ts'
+import { descendantsOf, isPidAlive } from '../../electron/engine/adapters/process.ts'
 import { runAgentProcess } from '../../electron/pm/agent-process.ts'
 import {
   appendUsage,
@@ -16,10 +16,13 @@ import {
 import { waitUntil } from '../support/wait.ts'
 
 let root = ''
+/** Processes a failing test may leave behind. */
+const strays: number[] = []
 beforeEach(async () => {
   root = realpathSync(await mkdtemp(join(tmpdir(), 'navi-claude-process-')))
 })
 afterEach(async () => {
+  for (const pid of strays.splice(0)) if (isPidAlive(pid)) process.kill(pid, 'SIGKILL')
   await rm(root, { recursive: true, force: true })
 })
 
@@ -31,10 +34,10 @@ async function script(name: string, body: string): Promise<string> {
 }
 
 describe('runAgentProcess', () => {
-  it('passes stdin, only the given env, and streams stdout lines', async () => {
+  it("passes stdin, only the given env and the run's mark, and streams stdout lines", async () => {
     const bin = await script(
       'echoer',
-      'read line; echo "{\\"got\\":\\"$line\\"}"; echo "secret=${GITHUB_TOKEN:-none} mine=$MINE"',
+      'read line; echo "{\\"got\\":\\"$line\\"}"; echo "secret=${GITHUB_TOKEN:-none} mine=$MINE run=$NAVI_AGENT_RUN"',
     )
     const lines: string[] = []
     const res = await runAgentProcess({
@@ -42,12 +45,13 @@ describe('runAgentProcess', () => {
       args: [],
       cwd: root,
       env: { PATH: '/usr/bin:/bin', MINE: 'yes' },
+      runId: 'run-7',
       input: 'inbox-text\n',
       timeoutMs: 10_000,
       onLine: (l) => lines.push(l),
     })
     expect(res).toMatchObject({ exitCode: 0, timedOut: false, spawnError: null })
-    expect(lines).toEqual(['{"got":"inbox-text"}', 'secret=none mine=yes'])
+    expect(lines).toEqual(['{"got":"inbox-text"}', 'secret=none mine=yes run=run-7'])
     expect(res.stdout).toContain('{"got":"inbox-text"}')
   })
 
@@ -81,6 +85,103 @@ describe('runAgentProcess', () => {
     expect(isPidAlive(pid)).toBe(false)
     await waitUntil(() => !isPidAlive(childPid), 5000, `child ${childPid} to be gone`)
   })
+
+  /** An agent that starts `sleep` in a session of its own, its pid in `pidFile`, then waits. */
+  const spawner = (pidFile: string, daemonise: boolean) =>
+    script(
+      'spawner',
+      daemonise
+        ? // The subshell exits at once: the sleep is re-parented, out of the agent's process tree.
+          `(setsid sleep 300 >/dev/null 2>&1 & echo $! > ${pidFile}); echo started; sleep 300`
+        : `setsid sleep 300 >/dev/null 2>&1 & echo $! > ${pidFile}; echo started; wait`,
+    )
+
+  async function cancelOnceStarted(bin: string, log?: { error(m: string): void }) {
+    const abort = new AbortController()
+    let agent = 0
+    const res = await runAgentProcess({
+      bin,
+      args: [],
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin' },
+      input: '',
+      timeoutMs: 120_000,
+      killGraceMs: 500,
+      signal: abort.signal,
+      log,
+      onSpawn: (pid) => (agent = pid),
+      onLine: (line) => {
+        if (line === 'started') abort.abort()
+      },
+    })
+    return { res, agent }
+  }
+
+  it.skipIf(!existsSync('/usr/bin/setsid'))(
+    'a cancel also ends what the agent started that left its process tree (skipped without setsid)',
+    async () => {
+      const pidFile = join(root, 'daemon.pid')
+      const bin = await spawner(pidFile, true)
+      let daemon = 0
+      let outsideTree = false
+      const abort = new AbortController()
+      const running = runAgentProcess({
+        bin,
+        args: [],
+        cwd: root,
+        env: { PATH: '/usr/bin:/bin' },
+        input: '',
+        timeoutMs: 120_000,
+        killGraceMs: 500,
+        signal: abort.signal,
+        onSpawn: (pid) =>
+          void waitUntil(
+            async () => {
+              daemon = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim())
+              if (daemon > 0) strays.push(daemon)
+              return daemon > 0 && isPidAlive(daemon)
+            },
+            30_000,
+            'the daemonised sleep',
+          ).then(() => {
+            // The case at hand: a listing of the agent's descendants no longer finds it.
+            outsideTree = !descendantsOf(pid).includes(daemon)
+            abort.abort()
+          }),
+      })
+      const res = await running
+      expect(res.cancelled).toBe(true)
+      expect(outsideTree).toBe(true)
+      await waitUntil(() => !isPidAlive(daemon), 10_000, `daemon ${daemon} to be gone`)
+    },
+  )
+
+  it.skipIf(!existsSync('/usr/bin/setsid'))(
+    'a ps that cannot run is logged, and the marked processes still end (skipped without setsid)',
+    async () => {
+      const pidFile = join(root, 'child.pid')
+      const bin = await spawner(pidFile, false)
+      const fakeBin = join(root, 'fake-bin')
+      await script('ps', 'echo "ps: broken" >&2; exit 1')
+      await mkdir(fakeBin)
+      await rename(join(root, 'ps'), join(fakeBin, 'ps'))
+      const errors: string[] = []
+      const path = process.env.PATH
+      process.env.PATH = `${fakeBin}:${path ?? ''}`
+      let result: Awaited<ReturnType<typeof cancelOnceStarted>>
+      try {
+        result = await cancelOnceStarted(bin, { error: (m) => errors.push(m) })
+      } finally {
+        process.env.PATH = path
+      }
+      expect(result.res.cancelled).toBe(true)
+      expect(errors.join('\n')).toMatch(/ps could not list the processes/)
+      const child = Number((await readFile(pidFile, 'utf8')).trim())
+      expect(child).toBeGreaterThan(0)
+      strays.push(child)
+      await waitUntil(() => !isPidAlive(child), 10_000, `child ${child} to be gone`)
+    },
+  )
 
   it('reports a binary that cannot be started instead of throwing', async () => {
     const res = await runAgentProcess({

@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
+import { processesMarked } from '../../electron/engine/adapters/process.ts'
 import { createNaviTaskService } from '../../electron/runtime/tasks.ts'
+import { taskRunId } from '../../electron/tasks/agent-run.ts'
 import { answerOf } from '../support/answer-world.ts'
 import { claudeIsAtLeast, hermeticBaseEnv } from '../support/claude-env.ts'
 import { text, toolUse } from '../support/scripted-api.ts'
@@ -56,6 +58,12 @@ describe('controlling a delegated task', () => {
         )
         const agent = (await w.tasks.get(started.task.id))?.pid
         expect(agent).toBeGreaterThan(1)
+        // What claude's shell started carries the task's mark, so an end finds it outside claude's tree.
+        if (existsSync('/proc/self/environ')) {
+          expect(processesMarked(taskRunId(started.task.id))).toEqual(
+            expect.arrayContaining([agent, ...sleepers]),
+          )
+        }
         if (how === 'cancel') {
           const cancelled = await w.tasks.cancel(started.task.id)
           expect(cancelled.done).toBe(true)
