@@ -171,15 +171,16 @@ describe('scripted Anthropic API', () => {
     api = await startScriptedApi()
     const started = Date.now()
     await expect(api.waitForConsumed(1, 200)).rejects.toThrow(/Timed out after 200 ms/)
-    expect(Date.now() - started).toBeLessThan(1_000)
+    // Bounds far from any timing a loaded machine could reach, and far below what they guard against.
+    expect(Date.now() - started).toBeLessThan(10_000)
 
-    api.enqueue(text('late', { delayMs: 10_000 }))
+    api.enqueue(text('late', { delayMs: 60_000 }))
     const inFlight = post(api, toolsBody())
     await api.waitForRequest((r) => r.route === 'scripted', 2_000)
     const closing = Date.now()
     await api.close()
     api = undefined
-    expect(Date.now() - closing).toBeLessThan(1_000)
+    expect(Date.now() - closing).toBeLessThan(30_000)
     await expect(inFlight).rejects.toThrow()
   })
 })
