@@ -84,7 +84,7 @@ describe('gitFingerprint', () => {
 })
 
 describe('createRepoWatcher', () => {
-  it('fires after a git commit (bounded wait of 1 s)', async () => {
+  it('fires after a git commit (bounded wait of 10 s)', async () => {
     const r = await repo()
     let fired = 0
     const location = locateRepo(r.dir)
@@ -92,10 +92,10 @@ describe('createRepoWatcher', () => {
     watchers.push(createRepoWatcher(location, () => fired++))
     await new Promise((resolve) => setTimeout(resolve, 50))
     await r.commit('watched commit')
-    expect(await waitFor(() => fired > 0, 1_000)).toBe(true)
+    expect(await waitFor(() => fired > 0, 10_000)).toBe(true)
   })
 
-  it('fires for every commit that only moves a ref, not just the first (bounded waits of 2 s)', async () => {
+  it('fires for every commit that only moves a ref, not just the first (bounded waits of 10 s)', async () => {
     const r = await repo()
     let fired = 0
     watchers.push(createRepoWatcher(r.dir, () => fired++))
@@ -104,7 +104,7 @@ describe('createRepoWatcher', () => {
       const seen = fired
       // No file changes: only refs/heads/main is replaced (written as main.lock, renamed over it).
       await r.git('commit', '-q', '--allow-empty', '-m', subject)
-      expect(await waitFor(() => fired > seen, 2_000), subject).toBe(true)
+      expect(await waitFor(() => fired > seen, 10_000), subject).toBe(true)
     }
   })
 
@@ -115,10 +115,10 @@ describe('createRepoWatcher', () => {
     watchers.push(createRepoWatcher(r.dir, () => fired++))
     await new Promise((resolve) => setTimeout(resolve, 50))
     await r.branch('feature/nested/x')
-    expect(await waitFor(() => fired > 0, 1_000)).toBe(true)
+    expect(await waitFor(() => fired > 0, 10_000)).toBe(true)
     const seen = fired
     await r.git('-C', path, 'commit', '-q', '--allow-empty', '-m', 'in the worktree')
-    expect(await waitFor(() => fired > seen, 1_000)).toBe(true)
+    expect(await waitFor(() => fired > seen, 10_000)).toBe(true)
   })
 
   it('falls back to per-directory watchers that pick up new ref directories', async () => {
@@ -128,13 +128,13 @@ describe('createRepoWatcher', () => {
     watchers.push(createRepoWatcher(r.dir, () => fired++, { recursive: false }))
     await new Promise((resolve) => setTimeout(resolve, 50))
     await r.branch('team/alpha')
-    expect(await waitFor(() => fired > 0, 1_000)).toBe(true)
+    expect(await waitFor(() => fired > 0, 10_000)).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 150))
     const seen = fired
     // refs/heads/team/ appeared after the watcher started, and update-ref touches nothing else
     // the watchers see: only a watcher added for the new directory can notice this.
     await r.git('update-ref', 'refs/heads/team/alpha', 'HEAD~1')
-    expect(await waitFor(() => fired > seen, 1_000)).toBe(true)
+    expect(await waitFor(() => fired > seen, 10_000)).toBe(true)
   })
 
   it('does not fire after close', async () => {
