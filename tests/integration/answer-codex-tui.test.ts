@@ -108,7 +108,7 @@ describe('answering the real codex TUI from Navi', () => {
           'the review screen taking "2"',
         )
         await tui.sendKeys('Enter')
-        await tui.waitForScreen(/Ask Codex to do anything/, 20_000)
+        await tui.waitForScreen(/Ask Codex to do anything/, 60_000)
         const after = await waitUntil(
           async () => {
             const status = await codexHooksStatus(paths)

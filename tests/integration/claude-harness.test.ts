@@ -258,6 +258,8 @@ describe('claude harness (real CLI against the scripted API)', () => {
     tmuxAvailable
       ? 'interactive TUI in tmux: a Bash call outside the project opens the permission dialog, the live session says waiting'
       : 'interactive TUI in tmux (skipped: tmux is not installed)',
+    // Two bounded waits of up to a minute each for the TUI on a loaded machine.
+    { timeout: 180_000 },
     async () => {
       const { api, env, project } = await setUp()
       const outside = join(
@@ -278,11 +280,11 @@ describe('claude harness (real CLI against the scripted API)', () => {
         args: ['--permission-mode', 'default'],
       })
       try {
-        await tui.waitForScreen(TUI_READY, 20_000)
+        await tui.waitForScreen(TUI_READY, 60_000)
         const pid = await tui.claudePid()
 
         await tui.send('please create the marker file')
-        const screen = await tui.waitForScreen(/Do you want to proceed\?/, 20_000)
+        const screen = await tui.waitForScreen(/Do you want to proceed\?/, 60_000)
         expect(screen).toContain(`touch ${outside}`)
 
         const live = await waitUntil(

@@ -272,12 +272,13 @@ describe.skipIf(codexMissing)(
     it('the same command failing three times in a row is failing_command while the run goes on', async () => {
       const { api, repo, paths, exec } = await setUp()
       const missing = `/nonexistent-navi-codex-${String(process.pid)}`
-      // The answer after the third failure takes its time: the session is working meanwhile.
+      // The answer after the third failure waits until the test has looked: the session is working meanwhile.
+      let looked = false
       api.enqueue(
         execCommand(`ls ${missing}`),
         execCommand(`ls ${missing}`),
         execCommand(`ls ${missing}`),
-        textAnswer('It is not there.', { delayMs: 15_000 }),
+        textAnswer('It is not there.', { holdUntil: () => looked }),
       )
       const run = exec('list that folder')
       const where = paths('trouble')
@@ -302,6 +303,7 @@ describe.skipIf(codexMissing)(
           `the same command failed 3 times in a row: ls ${missing}`,
         )
       } finally {
+        looked = true
         await engine.stop()
       }
       const done = await run

@@ -79,72 +79,76 @@ describe.skipIf(tmuxMissing)(
       (['users-default', 'manual'] as const).map((mode) => ({ withHooks, mode })),
     )
     for (const { withHooks, mode } of cases) {
-      it(`${mode === 'manual' ? '--permission-mode default' : "the CLI's default (auto) mode"}: needs_permission with one reason ${withHooks ? 'from hooks' : 'without hooks'}, then ended when the pane is killed`, async () => {
-        const { repo, engine, session, cleanup, outside } = await scenario(withHooks, mode)
-        try {
-          await session.waitForScreen(TUI_READY, 20_000)
-          await session.send('please create the marker file')
-          await session.waitForScreen(/Do you want to proceed\?|Auto mode can't check/, 20_000)
+      it(
+        `${mode === 'manual' ? '--permission-mode default' : "the CLI's default (auto) mode"}: needs_permission with one reason ${withHooks ? 'from hooks' : 'without hooks'}, then ended when the pane is killed`,
+        { timeout: 180_000 },
+        async () => {
+          const { repo, engine, session, cleanup, outside } = await scenario(withHooks, mode)
+          try {
+            await session.waitForScreen(TUI_READY, 60_000)
+            await session.send('please create the marker file')
+            await session.waitForScreen(/Do you want to proceed\?|Auto mode can't check/, 60_000)
 
-          let seen: Session | null = null
-          const waiting = await waitUntil(
-            async () => {
-              const s = await sessionOf(engine, repo.dir)
-              seen = s
-              // The tool call's transcript line can land after the dialog opens (2.1.197, later
-              // still on a loaded machine): wait until the reason names it, as it does once both
-              // are written.
-              return s?.status === 'needs_permission' &&
-                (!withHooks || s.status_source === 'hooks') &&
-                s.status_reason === `Permission needed: Bash (touch ${outside})`
-                ? s
-                : null
-            },
-            30_000,
-            'the session to need permission',
-            250,
-          ).catch((error: unknown) => {
-            throw new Error(`${String(error)}; last seen: ${JSON.stringify(seen)}`)
-          })
-          // One reason whichever source decided: the tool and its command.
-          expect(waiting.status_reason).toBe(`Permission needed: Bash (touch ${outside})`)
-          expect(waiting.status_source).toBe(withHooks ? 'hooks' : 'live')
-          expect(waiting.tmux_pane).toBe(session.paneId)
-          // Exactly what is asked, in the agent's own words too, and since when.
-          expect(waiting.pending_request).toMatchObject({
-            tool: 'Bash',
-            detail: `touch ${outside}`,
-            description: 'Create a marker file',
-            since: waiting.status_since,
-          })
-          // Named so that an answer from Navi can be bound to it, when the hooks told of it.
-          if (withHooks && mode === 'manual') {
-            expect(waiting.pending_request?.request_id).toMatch(/^[A-Za-z0-9]{6,}$/)
-            expect(waiting.pending_request?.input_digest).toMatch(/^[0-9a-f]{16}$/)
+            let seen: Session | null = null
+            const waiting = await waitUntil(
+              async () => {
+                const s = await sessionOf(engine, repo.dir)
+                seen = s
+                // The tool call's transcript line can land after the dialog opens (2.1.197, later
+                // still on a loaded machine): wait until the reason names it, as it does once both
+                // are written.
+                return s?.status === 'needs_permission' &&
+                  (!withHooks || s.status_source === 'hooks') &&
+                  s.status_reason === `Permission needed: Bash (touch ${outside})`
+                  ? s
+                  : null
+              },
+              30_000,
+              'the session to need permission',
+              250,
+            ).catch((error: unknown) => {
+              throw new Error(`${String(error)}; last seen: ${JSON.stringify(seen)}`)
+            })
+            // One reason whichever source decided: the tool and its command.
+            expect(waiting.status_reason).toBe(`Permission needed: Bash (touch ${outside})`)
+            expect(waiting.status_source).toBe(withHooks ? 'hooks' : 'live')
+            expect(waiting.tmux_pane).toBe(session.paneId)
+            // Exactly what is asked, in the agent's own words too, and since when.
+            expect(waiting.pending_request).toMatchObject({
+              tool: 'Bash',
+              detail: `touch ${outside}`,
+              description: 'Create a marker file',
+              since: waiting.status_since,
+            })
+            // Named so that an answer from Navi can be bound to it, when the hooks told of it.
+            if (withHooks && mode === 'manual') {
+              expect(waiting.pending_request?.request_id).toMatch(/^[A-Za-z0-9]{6,}$/)
+              expect(waiting.pending_request?.input_digest).toMatch(/^[0-9a-f]{16}$/)
+            }
+            const state = engine.getState()
+            expect(state.projects[0]?.project_dir).toBe(repo.dir)
+            expect(state.projects[0]?.attention).toBe('needs_input')
+
+            await tmux(session.socketName, ['kill-pane', '-t', session.paneId])
+            // The CLI exits on the pane's hang-up; on a loaded machine that can take a while.
+            const ended = await waitUntil(
+              async () => {
+                const s = await sessionOf(engine, repo.dir)
+                seen = s
+                return s?.status === 'ended' ? s : null
+              },
+              30_000,
+              'the session to end',
+              250,
+            ).catch((error: unknown) => {
+              throw new Error(`${String(error)}; last seen: ${JSON.stringify(seen)}`)
+            })
+            expect(ended.tmux_pane).toBeNull()
+          } finally {
+            await cleanup()
           }
-          const state = engine.getState()
-          expect(state.projects[0]?.project_dir).toBe(repo.dir)
-          expect(state.projects[0]?.attention).toBe('needs_input')
-
-          await tmux(session.socketName, ['kill-pane', '-t', session.paneId])
-          // The CLI exits on the pane's hang-up; on a loaded machine that can take a while.
-          const ended = await waitUntil(
-            async () => {
-              const s = await sessionOf(engine, repo.dir)
-              seen = s
-              return s?.status === 'ended' ? s : null
-            },
-            30_000,
-            'the session to end',
-            250,
-          ).catch((error: unknown) => {
-            throw new Error(`${String(error)}; last seen: ${JSON.stringify(seen)}`)
-          })
-          expect(ended.tmux_pane).toBeNull()
-        } finally {
-          await cleanup()
-        }
-      })
+        },
+      )
     }
   },
 )

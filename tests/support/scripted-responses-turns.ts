@@ -31,6 +31,11 @@ export const defaultResponsesUsage: ResponsesUsage = {
 interface TurnOptions {
   /** Sleep this long before answering. */
   delayMs?: number
+  /**
+   * Answer only once this holds (checked every 100 ms, for at most 30 s; then answered anyway, so the
+   * test's own assertion says what never happened). Stands for a model that takes its time.
+   */
+  holdUntil?: () => boolean | Promise<boolean>
   /** Overrides the server's usage numbers for this turn only. */
   usage?: Partial<ResponsesUsage>
   /** A reasoning output item with this summary text, sent first. */
