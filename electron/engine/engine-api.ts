@@ -46,8 +46,14 @@ export interface Engine {
   start(): Promise<EngineState>
   /** Stops timers and watchers and waits for a running cycle to finish writing. */
   stop(): Promise<void>
-  /** Runs one cycle now over every source; `force` also re-reads every repository with git. */
-  refresh(opts?: { force?: boolean }): Promise<EngineState>
+  /**
+   * Runs one cycle now over every source; `force` also re-reads every repository with git. `watched`
+   * (a running engine, not forced): the cycle reads what the watchers told, their debounce cut short
+   * (a repository whose watcher's debounce runs is looked at); everything only when the watchers cannot
+   * be trusted. What changed before the call (and was seen by a watcher by then) is in its answer, at
+   * the cost of a watcher's cycle rather than a full look.
+   */
+  refresh(opts?: { force?: boolean; watched?: boolean }): Promise<EngineState>
   getState(): EngineState
   /** Every session of the last cycle, ended ones included, with its project's name. */
   getSessions(): SessionWithProject[]

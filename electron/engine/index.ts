@@ -184,7 +184,9 @@ export function createEngine(opts: EngineOptions): Engine {
   }
 
   const startCycle = (decided: NonNullable<Decision['start']>): void => {
-    const start = decided.poll ? { ...decided, hints: pollHints(decided) } : decided
+    // A command's ask believes the watchers as far as a poll does: what they told, or everything.
+    const start =
+      decided.poll || decided.askedWatched ? { ...decided, hints: pollHints(decided) } : decided
     if (start.hints.full) lastFullScanAt = monotonic()
     const answered = waiting
     waiting = []
@@ -276,7 +278,12 @@ export function createEngine(opts: EngineOptions): Engine {
       await log.close()
     },
     refresh(o) {
-      return nextCycle({ type: 'refresh', now: monotonic(), force: o?.force ?? true })
+      return nextCycle({
+        type: 'refresh',
+        now: monotonic(),
+        force: o?.force ?? true,
+        watched: o?.watched ?? false,
+      })
     },
     getState: () => state,
     getSessions: () => sessions,

@@ -27,6 +27,7 @@ import {
   gitFingerprint,
   readPrState,
   refusedRepos,
+  type RepoWatcher,
 } from './adapters/git.ts'
 
 /** How long a quiet, healthy watcher is believed before the fingerprint is checked again. */
@@ -54,7 +55,7 @@ interface TrackedRepo {
   readAt: number
   /** When a session's activity last made it read with git (the first one of a burst reads at once). */
   activityReadAt: number
-  watcher: { close(): void } | null
+  watcher: RepoWatcher | null
 }
 
 export interface RepoTracker {
@@ -102,6 +103,8 @@ export function createRepoTracker(opts: {
   fingerprint?: typeof gitFingerprint
   /** Where read marks are kept between processes; absent, every process reads each repository once. */
   marksFile?: string | null
+  /** How long a repository's watcher waits for a burst of changes to end. @default 75 (git-watch.ts) */
+  watcherDebounceMs?: number
 }): RepoTracker {
   const fingerprintOf = opts.fingerprint ?? gitFingerprint
   const repos = new Map<string, TrackedRepo>()
@@ -137,6 +140,7 @@ export function createRepoTracker(opts: {
             onError: () => {
               tracked.watcherHealthy = false
             },
+            ...(opts.watcherDebounceMs === undefined ? {} : { debounceMs: opts.watcherDebounceMs }),
           },
         )
       }
@@ -161,6 +165,8 @@ export function createRepoTracker(opts: {
     repo.watcher !== null &&
     repo.watcherHealthy &&
     !repo.heard &&
+    // A change inside its watcher's debounce is not told yet, but it happened: look.
+    !repo.watcher.pending() &&
     opts.now - repo.fingerprintedAt < WATCHER_TRUST_MS
 
   return {

@@ -137,6 +137,21 @@ describe('createRepoWatcher', () => {
     expect(await waitFor(() => fired > seen, 10_000)).toBe(true)
   })
 
+  it('is pending from a change until its debounce ends and it fires', async () => {
+    const r = await repo()
+    let fired = 0
+    const watcher = createRepoWatcher(r.dir, () => fired++, { debounceMs: 1_000 })
+    watchers.push(watcher)
+    expect(watcher.pending()).toBe(false)
+    await r.commit('pending for a while')
+    expect(await waitFor(() => watcher.pending(), 10_000)).toBe(true)
+    expect(await waitFor(() => fired > 0, 10_000)).toBe(true)
+    // Fired: nothing left to tell (a change after the commit would arm it again).
+    expect(await waitFor(() => !watcher.pending(), 10_000)).toBe(true)
+    watcher.close()
+    expect(watcher.pending()).toBe(false)
+  })
+
   it('does not fire after close', async () => {
     const r = await repo()
     let fired = 0

@@ -22,13 +22,14 @@ afterEach(async () => {
   await Promise.all(repos.splice(0).map((r) => r.cleanup()))
 })
 
-async function setUp(watch: boolean) {
+async function setUp(watch: boolean, watcherDebounceMs?: number) {
   const repo = await createRepoFixture({ prefix: 'navi-tracker-' })
   repos.push(repo)
   let looks = 0
   const told: string[] = []
   const tracker = createRepoTracker({
     watch,
+    ...(watcherDebounceMs === undefined ? {} : { watcherDebounceMs }),
     onChange: (root) => told.push(root),
     fingerprint: (gitDir, commonDir) => {
       looks++
@@ -91,6 +92,23 @@ describe('repo tracker: fingerprints', () => {
     await repo.commit('told by the watcher')
     await waitUntil(() => told.length > 0, 10_000, 'the watcher to tell of the commit')
     expect(tracker.unchanged(repo.dir, opts(3000))).toBeNull()
+  })
+
+  it('a change its watcher saw but has not told yet (its debounce runs) is looked at', async () => {
+    // A debounce far longer than the test: the watcher tells nothing while it runs.
+    const { repo, tracker, read, told } = await setUp(true, 120_000)
+    const opts = { persisted: null, lastActivity: 0, force: false, trustWatcher: true, now: 2000 }
+    const first = await read(1000, false)
+    expect(tracker.unchanged(repo.dir, opts)).toBe(first.state)
+    const sha = await repo.commit('asked about at once')
+    await waitUntil(
+      () => tracker.unchanged(repo.dir, opts) === null,
+      10_000,
+      'the tracker to stop believing a watcher that has seen the commit',
+    )
+    expect(told).toEqual([])
+    const after = await read(3000, true)
+    expect(after.state.head_sha).toBe(sha)
   })
 
   it('past the trust period a quiet watcher is checked anyway', async () => {

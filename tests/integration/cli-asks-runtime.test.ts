@@ -90,6 +90,24 @@ describe('read-only commands and a running Navi', () => {
       expect(after.projects[0]?.git?.recent_commits[0]?.subject).toBe('docs: a note')
       const events = await runNavi(['events', '--json'], naviEnv)
       expect(JSON.stringify(events.json)).toContain(sha)
+
+      // A session that ran just before the question (its transcript written, claude gone) is in the
+      // answer too: the running Navi reads what its watchers told before answering.
+      api.enqueue(text('A second look; still nothing to change.'))
+      const second = await runClaudePrint({
+        cwd: repo.dir,
+        env: claudeEnv,
+        prompt: 'look around once more',
+        args: ['--output-format', 'json'],
+        timeoutMs: 60_000,
+      })
+      expect(second.exitCode, second.stderr).toBe(0)
+      const secondId = (second.json as { session_id?: string } | null)?.session_id
+      expect(secondId).toMatch(/^[0-9a-f-]{36}$/)
+      const sessionsNow = sessionsOutputSchema.parse(
+        (await runNavi(['sessions', '--all', '--json'], naviEnv)).json,
+      )
+      expect(sessionsNow.sessions.map((s) => s.id)).toContain(secondId)
     } finally {
       await watch.stop()
     }

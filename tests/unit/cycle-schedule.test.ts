@@ -180,6 +180,51 @@ describe('cycle schedule: asked-for cycles', () => {
     )
     expect(decisions.map((d) => d.start?.asked ?? null)).toEqual([null, false, null, true])
   })
+
+  it('a watched refresh starts now with what the watchers told, plus pids and the hook inbox, and is not a full look', () => {
+    const [, ask] = run(
+      [changed(5000, '/a.jsonl'), { type: 'refresh', now: 5010, force: false, watched: true }],
+      idle(),
+    )
+    expect(ask?.start).toMatchObject({
+      force: false,
+      asked: false,
+      askedWatched: true,
+      poll: false,
+    })
+    expect(ask?.start?.hints).toMatchObject({ full: false, live: true, hooks: true, config: false })
+    expect([...(ask?.start?.hints.transcripts ?? [])]).toEqual(['/a.jsonl'])
+    // The debounce it cut short does not run a second cycle.
+    expect(ask?.schedule.debounceAt).toBeNull()
+  })
+
+  it('a watched refresh is a full one before start, when forced, or beside a full refresh', () => {
+    const watched = (now: number, force = false): ScheduleInput => ({
+      type: 'refresh',
+      now,
+      force,
+      watched: true,
+    })
+    const shape = (d: Decision | undefined) =>
+      d?.start
+        ? { asked: d.start.asked, askedWatched: d.start.askedWatched, full: d.start.hints.full }
+        : null
+    const full = { asked: true, askedWatched: false, full: true }
+    expect(shape(run([watched(0)])[0])).toEqual(full)
+    expect(shape(run([watched(5000, true)], idle())[0])).toEqual(full)
+    // During a cycle: a watched ask and a full one are one rerun, the full one.
+    const rerun = run(
+      [
+        changed(5000),
+        wake(5100),
+        watched(5110),
+        { type: 'refresh', now: 5120, force: false },
+        ended(5200),
+      ],
+      idle(),
+    )
+    expect(shape(rerun.at(-1))).toEqual(full)
+  })
 })
 
 describe('cycle schedule: coalescing', () => {

@@ -89,6 +89,11 @@ export interface RepoWatcherOptions {
 
 export interface RepoWatcher {
   close(): void
+  /**
+   * A change was seen and will be told once its burst ends (the debounce runs): a reader who must not
+   * miss it (a command asking right after a commit) looks instead of believing the quiet.
+   */
+  pending(): boolean
 }
 
 /**
@@ -105,7 +110,7 @@ export function createRepoWatcher(
   const location = typeof repo === 'string' ? findRepoRoot(repo) : repo
   if (location === null) {
     options.onError?.(new Error(`not a git repository: ${String(repo)}`))
-    return { close() {} }
+    return { close() {}, pending: () => false }
   }
   const debounceMs = options.debounceMs ?? 75
   const watchers = new Map<string, FSWatcher>()
@@ -177,6 +182,7 @@ export function createRepoWatcher(
       for (const watcher of watchers.values()) watcher.close()
       watchers.clear()
     },
+    pending: () => !closed && timer !== undefined,
   }
 }
 

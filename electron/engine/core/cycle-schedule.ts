@@ -46,6 +46,11 @@ export interface Schedule {
   poll: boolean
   /** Someone asked for the wanted cycle (start, refresh): it believes no watcher, it looks. */
   asked: boolean
+  /**
+   * Someone asked for a cycle current with what the watchers told (a command asking a running Navi): it
+   * starts now, reads what they named, and looks at everything only when they cannot be trusted.
+   */
+  askedWatched: boolean
   debounceAt: number | null
   pollAt: number | null
   retryAt: number | null
@@ -60,8 +65,8 @@ export type ScheduleInput =
   | { type: 'start'; now: number; watching: boolean }
   /** A watcher saw a change (with what it names), or a watched pid died. */
   | { type: 'changed'; now: number; hints?: SourceHints }
-  /** Someone asked for a full cycle now. */
-  | { type: 'refresh'; now: number; force: boolean }
+  /** Someone asked for a full cycle now; `watched`: one current with what the watchers told, now. */
+  | { type: 'refresh'; now: number; force: boolean; watched?: boolean }
   /** The timer set to the last `wakeAt` fired. */
   | { type: 'wake'; now: number }
   /** The cycle started by the last decision ended. `pending`: not durable yet; `failed`: it threw. */
@@ -71,7 +76,13 @@ export type ScheduleInput =
 export interface Decision {
   schedule: Schedule
   /** Start a cycle now, with these. */
-  start: { force: boolean; hints: SourceHints; poll: boolean; asked: boolean } | null
+  start: {
+    force: boolean
+    hints: SourceHints
+    poll: boolean
+    asked: boolean
+    askedWatched: boolean
+  } | null
   /** Re-check the pids of live sessions now. */
   checkLiveness: boolean
   /** When to wake the reducer next (a `wake` input), or null for no timer. */
@@ -89,6 +100,7 @@ export function initialSchedule(opts: ScheduleOptions, pollIntervalMs: number): 
     hints: noHints(),
     poll: false,
     asked: false,
+    askedWatched: false,
     debounceAt: null,
     pollAt: null,
     retryAt: null,
@@ -131,9 +143,16 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
       )
       break
     case 'refresh':
+      // Either way the debounce is cut short: what the watchers told before the ask is in its cycle.
       s.debounceAt = null
-      want(fullScan(), input.force)
-      s.asked = true
+      if (input.watched && s.started && !input.force) {
+        // Pids and the hook inbox are cheap to look at and no watcher tells a pid's end at once.
+        want({ ...noHints(), live: true, hooks: true })
+        s.askedWatched = true
+      } else {
+        want(fullScan(), input.force)
+        s.asked = true
+      }
       break
     case 'cycle-ended':
       s.running = false
@@ -177,7 +196,13 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
 
   let start: Decision['start'] = null
   if (s.wanted && !s.running && 'now' in input) {
-    start = { force: s.force, hints: s.hints, poll: s.poll, asked: s.asked }
+    start = {
+      force: s.force,
+      hints: s.hints,
+      poll: s.poll,
+      asked: s.asked,
+      askedWatched: s.askedWatched && !s.asked,
+    }
     s = {
       ...s,
       running: true,
@@ -185,6 +210,7 @@ export function decide(prev: Schedule, input: ScheduleInput, opts: ScheduleOptio
       force: false,
       poll: false,
       asked: false,
+      askedWatched: false,
       hints: noHints(),
       lastStartAt: input.now,
     }
