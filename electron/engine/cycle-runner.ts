@@ -23,14 +23,12 @@ export interface CycleRunner {
   run(opts: {
     force: boolean
     hints: SourceHints
-    /** Asked for (start, refresh): no repository is taken as unchanged on its watcher's word. */
-    asked: boolean
     /**
-     * Asked for with what the watchers told (engine.refresh `watched`): read as a watcher's cycle reads,
-     * the settled sessions kept. Repository watchers are believed too: one whose debounce still runs
-     * is looked at (repo-tracker.ts). @default false
+     * Asked for (start, a full refresh): no repository is taken as unchanged on its watcher's word. A
+     * `watched` refresh is not: it runs as a watcher's cycle (a repository whose watcher's debounce still
+     * runs is looked at all the same: repo-tracker.ts).
      */
-    askedWatched?: boolean
+    asked: boolean
     /** The poll's cycle: it looks at the clock for every session again. @default false */
     poll?: boolean
   }): Promise<{ result: CycleResult; pollIntervalMs: number }>
