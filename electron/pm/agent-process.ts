@@ -101,11 +101,11 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
    * exec when the descendants were listed, and one that daemonised.
    */
   let tree: number[] = []
-  const warn = (message: string): void => opts.log?.error(`ending run ${runId}: ${message}`)
+  const tell = (message: string): void => opts.log?.error(`ending run ${runId}: ${message}`)
   const runProcesses = (): number[] =>
     pid === undefined
       ? []
-      : [...new Set([...descendantsOf(pid, warn), ...processesMarked(runId, warn)])]
+      : [...new Set([...descendantsOf(pid, tell), ...processesMarked(runId, tell)])]
   const endGroup = (): void => {
     if (graceTimer !== undefined) return
     tree = runProcesses()
@@ -162,7 +162,7 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
       clearTimeout(graceTimer)
       if (pid !== undefined && groupExists(pid)) killGroup('SIGKILL')
       // The CLI is gone; what it started and left behind goes with it, including what started since.
-      signalEach([...new Set([...tree, ...processesMarked(runId, warn)])], 'SIGKILL')
+      signalEach([...new Set([...tree, ...processesMarked(runId, tell)])], 'SIGKILL')
     }
     process.off('exit', exitHook)
   }
