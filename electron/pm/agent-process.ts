@@ -113,7 +113,9 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
     signalEach(tree, 'SIGTERM')
     graceTimer = setTimeout(() => {
       killGroup('SIGKILL')
-      signalEach(tree, 'SIGKILL')
+      // Whatever is left, including what started since the listing (the CLI may be gone by now).
+      signalEach([...new Set([...tree, ...processesMarked(runId, tell)])], 'SIGKILL')
+      process.off('exit', exitHook)
     }, opts.killGraceMs ?? 2000)
   }
   const timer = setTimeout(() => {
@@ -157,14 +159,10 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
   } finally {
     clearTimeout(timer)
     opts.signal?.removeEventListener('abort', onAbort)
-    // Leftovers of the group get the SIGKILL too.
-    if (graceTimer !== undefined) {
-      clearTimeout(graceTimer)
-      if (pid !== undefined && groupExists(pid)) killGroup('SIGKILL')
-      // The CLI is gone; what it started and left behind goes with it, including what started since.
-      signalEach([...new Set([...tree, ...processesMarked(runId, tell)])], 'SIGKILL')
-    }
-    process.off('exit', exitHook)
+    // Ended by us: what the CLI left behind keeps the rest of its grace to finish on the SIGTERM (a shell
+    // running its exit trap, a server removing its pid file); the grace timer then SIGKILLs what is left,
+    // and the exit hook stays until then. The result does not wait for it.
+    if (graceTimer === undefined) process.off('exit', exitHook)
   }
 }
 
@@ -175,15 +173,5 @@ function signalEach(pids: readonly number[], signal: NodeJS.Signals): void {
     } catch {
       // Already gone.
     }
-  }
-}
-
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0)
-    return true
-  } catch {
-    // ESRCH is the answer asked for: nothing of the group is left.
-    return false
   }
 }

@@ -183,6 +183,39 @@ describe('runAgentProcess', () => {
     },
   )
 
+  it.skipIf(!existsSync('/usr/bin/setsid'))(
+    'what the agent left behind keeps its grace after a cancel: its TERM trap runs before any SIGKILL (skipped without setsid)',
+    async () => {
+      const pidFile = join(root, 'trapper.pid')
+      const cleaned = join(root, 'cleaned')
+      const trapper = `trap "sleep 0.3; echo done > ${cleaned}; exit 0" TERM; while :; do sleep 0.1; done`
+      const bin = await script(
+        'leaver',
+        `setsid sh -c '${trapper}' >/dev/null 2>&1 & echo $! > ${pidFile}; echo started; sleep 300`,
+      )
+      const abort = new AbortController()
+      const res = await runAgentProcess({
+        bin,
+        args: [],
+        cwd: root,
+        env: { PATH: '/usr/bin:/bin' },
+        input: '',
+        timeoutMs: 120_000,
+        // Long enough for the trap on a loaded machine; the SIGKILL would come after it.
+        killGraceMs: 10_000,
+        signal: abort.signal,
+        onLine: (line) => {
+          if (line === 'started') abort.abort()
+        },
+      })
+      expect(res.cancelled).toBe(true)
+      const trapperPid = Number((await readFile(pidFile, 'utf8')).trim())
+      strays.push(trapperPid)
+      await waitUntil(() => existsSync(cleaned), 9_000, 'the TERM trap to finish')
+      await waitUntil(() => !isPidAlive(trapperPid), 10_000, `trapper ${trapperPid} to be gone`)
+    },
+  )
+
   it('reports a binary that cannot be started instead of throwing', async () => {
     const res = await runAgentProcess({
       bin: join(root, 'does-not-exist'),

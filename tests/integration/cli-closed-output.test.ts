@@ -52,11 +52,14 @@ afterAll(async () => {
 async function pipedIntoHead(args: string[]) {
   const script =
     'node "$NAVI_BIN" "$@" 2>"$NAVI_ERR" | head -n 2; echo "navi-exit=${PIPESTATUS[0]}"; cat "$NAVI_ERR"'
-  const result = await execa('bash', ['-c', script, 'navi', ...args], {
+  // No rc file: bash reads ~/.bashrc when its stdin is a socket (execa's pipes are), and a developer's
+  // .bashrc (a pyenv rehash waiting on a stale lock) once held this test for a minute.
+  const result = await execa('bash', ['--norc', '--noprofile', '-c', script, 'navi', ...args], {
     env: { ...env, NAVI_BIN, NAVI_ERR: join(env.NAVI_HOME, 'stderr.txt') },
     extendEnv: false,
     reject: false,
     timeout: 90_000,
+    stdin: 'ignore',
   })
   const out = String(result.stdout)
   const exit = /navi-exit=(\d+)/.exec(out)?.[1]
