@@ -96,46 +96,46 @@ describe('runAgentProcess', () => {
         : `setsid sleep 300 >/dev/null 2>&1 & echo $! > ${pidFile}; echo started; wait`,
     )
 
-  async function cancelOnceStarted(bin: string, log?: { error(m: string): void }) {
+  /**
+   * Runs `bin` as an agent and cancels it: once `ready` (given the agent's pid) resolves, or else at its
+   * "started" line.
+   */
+  function runThenCancel(
+    bin: string,
+    opts: {
+      killGraceMs?: number
+      log?: { error(m: string): void }
+      ready?: (pid: number) => Promise<void>
+    } = {},
+  ) {
     const abort = new AbortController()
-    let agent = 0
-    const res = await runAgentProcess({
+    const { ready } = opts
+    return runAgentProcess({
       bin,
       args: [],
       cwd: root,
       env: { PATH: '/usr/bin:/bin' },
       input: '',
       timeoutMs: 120_000,
-      killGraceMs: 500,
+      killGraceMs: opts.killGraceMs ?? 500,
       signal: abort.signal,
-      log,
-      onSpawn: (pid) => (agent = pid),
+      log: opts.log,
+      onSpawn: ready ? (pid) => void ready(pid).then(() => abort.abort()) : undefined,
       onLine: (line) => {
-        if (line === 'started') abort.abort()
+        if (!ready && line === 'started') abort.abort()
       },
     })
-    return { res, agent }
   }
 
   it.skipIf(!existsSync('/usr/bin/setsid'))(
     'a cancel also ends what the agent started that left its process tree (skipped without setsid)',
     async () => {
       const pidFile = join(root, 'daemon.pid')
-      const bin = await spawner(pidFile, true)
       let daemon = 0
       let outsideTree = false
-      const abort = new AbortController()
-      const running = runAgentProcess({
-        bin,
-        args: [],
-        cwd: root,
-        env: { PATH: '/usr/bin:/bin' },
-        input: '',
-        timeoutMs: 120_000,
-        killGraceMs: 500,
-        signal: abort.signal,
-        onSpawn: (pid) =>
-          void waitUntil(
+      const res = await runThenCancel(await spawner(pidFile, true), {
+        ready: async (pid) => {
+          await waitUntil(
             async () => {
               daemon = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim())
               if (daemon > 0) strays.push(daemon)
@@ -143,13 +143,11 @@ describe('runAgentProcess', () => {
             },
             30_000,
             'the daemonised sleep',
-          ).then(() => {
-            // The case at hand: a listing of the agent's descendants no longer finds it.
-            outsideTree = !descendantsOf(pid).includes(daemon)
-            abort.abort()
-          }),
+          )
+          // The case at hand: a listing of the agent's descendants no longer finds it.
+          outsideTree = !descendantsOf(pid).includes(daemon)
+        },
       })
-      const res = await running
       expect(res.cancelled).toBe(true)
       expect(outsideTree).toBe(true)
       await waitUntil(() => !isPidAlive(daemon), 10_000, `daemon ${daemon} to be gone`)
@@ -168,13 +166,13 @@ describe('runAgentProcess', () => {
       const errors: string[] = []
       const path = process.env.PATH
       process.env.PATH = `${fakeBin}:${path ?? ''}`
-      let result: Awaited<ReturnType<typeof cancelOnceStarted>>
+      let res: Awaited<ReturnType<typeof runAgentProcess>>
       try {
-        result = await cancelOnceStarted(bin, { error: (m) => errors.push(m) })
+        res = await runThenCancel(bin, { log: { error: (m) => errors.push(m) } })
       } finally {
         process.env.PATH = path
       }
-      expect(result.res.cancelled).toBe(true)
+      expect(res.cancelled).toBe(true)
       expect(errors.join('\n')).toMatch(/ps could not list the processes/)
       const child = Number((await readFile(pidFile, 'utf8')).trim())
       expect(child).toBeGreaterThan(0)
@@ -193,21 +191,8 @@ describe('runAgentProcess', () => {
         'leaver',
         `setsid sh -c '${trapper}' >/dev/null 2>&1 & echo $! > ${pidFile}; echo started; sleep 300`,
       )
-      const abort = new AbortController()
-      const res = await runAgentProcess({
-        bin,
-        args: [],
-        cwd: root,
-        env: { PATH: '/usr/bin:/bin' },
-        input: '',
-        timeoutMs: 120_000,
-        // Long enough for the trap on a loaded machine; the SIGKILL would come after it.
-        killGraceMs: 10_000,
-        signal: abort.signal,
-        onLine: (line) => {
-          if (line === 'started') abort.abort()
-        },
-      })
+      // Long enough for the trap on a loaded machine; the SIGKILL would come after it.
+      const res = await runThenCancel(bin, { killGraceMs: 10_000 })
       expect(res.cancelled).toBe(true)
       const trapperPid = Number((await readFile(pidFile, 'utf8')).trim())
       strays.push(trapperPid)

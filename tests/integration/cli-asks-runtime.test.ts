@@ -31,16 +31,24 @@ beforeAll(async () => {
   repo = await createRepoFixture({ prefix: 'asked-' })
   claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
   naviEnv = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
-  api.enqueue(text('Looked around; nothing to change.'))
+  await claudeSession('look around the repository', 'Looked around; nothing to change.')
+})
+
+/** One real claude print run in the repository, answered `reply`; its session id. */
+async function claudeSession(prompt: string, reply: string): Promise<string> {
+  api.enqueue(text(reply))
   const run = await runClaudePrint({
     cwd: repo.dir,
     env: claudeEnv,
-    prompt: 'look around the repository',
+    prompt,
     args: ['--output-format', 'json'],
     timeoutMs: 60_000,
   })
   expect(run.exitCode, run.stderr).toBe(0)
-})
+  const id = (run.json as { session_id?: string } | null)?.session_id
+  expect(id).toMatch(/^[0-9a-f-]{36}$/)
+  return id ?? ''
+}
 
 afterAll(async () => {
   await api?.close()
@@ -93,17 +101,7 @@ describe('read-only commands and a running Navi', () => {
 
       // A session that ran just before the question (its transcript written, claude gone) is in the
       // answer too: the running Navi reads what its watchers told before answering.
-      api.enqueue(text('A second look; still nothing to change.'))
-      const second = await runClaudePrint({
-        cwd: repo.dir,
-        env: claudeEnv,
-        prompt: 'look around once more',
-        args: ['--output-format', 'json'],
-        timeoutMs: 60_000,
-      })
-      expect(second.exitCode, second.stderr).toBe(0)
-      const secondId = (second.json as { session_id?: string } | null)?.session_id
-      expect(secondId).toMatch(/^[0-9a-f-]{36}$/)
+      const secondId = await claudeSession('look around once more', 'Still nothing to change.')
       const sessionsNow = sessionsOutputSchema.parse(
         (await runNavi(['sessions', '--all', '--json'], naviEnv)).json,
       )
