@@ -81,12 +81,21 @@ export interface ClaudeEnvOptions {
 }
 
 const createdConfigDirs = new Set<string>()
+/** config dir → the empty HOME created with it. */
+const createdHomes = new Map<string, string>()
 
-/** Creates the config dir and its `.claude.json`, and returns the variables for the CLI. */
+/**
+ * Creates the config dir and its `.claude.json`, and returns the variables for the CLI. HOME is an empty
+ * folder of its own: the shells Claude Code's Bash tool starts source the user's startup files, and a
+ * developer's `.bashrc` (here a `pyenv rehash` whose lock a killed agent left behind, which every later
+ * shell then waited a minute on) has no place in a test.
+ */
 export async function createClaudeEnv(opts: ClaudeEnvOptions): Promise<ClaudeEnv> {
   const configDir =
     opts.configDir ?? realpathSync(await mkdtemp(join(tmpdir(), 'navi-claude-config-')))
   if (opts.configDir === undefined) createdConfigDirs.add(configDir)
+  const home = realpathSync(await mkdtemp(join(tmpdir(), 'navi-claude-home-')))
+  createdHomes.set(configDir, home)
   await mkdir(configDir, { recursive: true })
   const apiKey = opts.apiKey ?? 'sk-test'
   await writeClaudeState(configDir, (state) => ({
@@ -101,6 +110,7 @@ export async function createClaudeEnv(opts: ClaudeEnvOptions): Promise<ClaudeEnv
   const retries: Record<string, string> =
     opts.maxRetries === undefined ? {} : { CLAUDE_CODE_MAX_RETRIES: String(opts.maxRetries) }
   return {
+    HOME: home,
     ANTHROPIC_BASE_URL: opts.apiUrl,
     ANTHROPIC_API_KEY: apiKey,
     CLAUDE_CONFIG_DIR: configDir,
@@ -128,9 +138,13 @@ export async function trustProject(configDir: string, dir: string): Promise<void
   })
 }
 
-/** Removes the config dir if `createClaudeEnv` created it. */
+/** Removes the empty HOME, and the config dir if `createClaudeEnv` created it. */
 export async function disposeClaudeEnv(env: ClaudeEnv): Promise<void> {
   const dir = env.CLAUDE_CONFIG_DIR
+  const home = createdHomes.get(dir)
+  createdHomes.delete(dir)
+  if (home !== undefined)
+    await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
   if (!createdConfigDirs.delete(dir)) return
   // The CLI may still be writing in the background (a plugin marketplace clone): retry, do not fail.
   await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
