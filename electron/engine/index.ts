@@ -277,14 +277,8 @@ export function createEngine(opts: EngineOptions): Engine {
       repos.close()
       await log.close()
     },
-    refresh(o) {
-      return nextCycle({
-        type: 'refresh',
-        now: monotonic(),
-        force: o?.force ?? true,
-        watched: o?.watched ?? false,
-      })
-    },
+    refresh: ({ force = true, watched = false } = {}) =>
+      nextCycle({ type: 'refresh', now: monotonic(), force, watched }),
     getState: () => state,
     getSessions: () => sessions,
     subscribe(listener) {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Log } from '../../shared/log.ts'
 import { loadExeca } from '../engine/adapters/execa-lazy.ts'
-import { descendantsOf, processesMarked, RUN_MARKER_VAR } from '../engine/adapters/process.ts'
+import { processesMarked, processesOfRun, RUN_MARKER_VAR } from '../engine/adapters/process.ts'
 
 export interface AgentProcessOptions {
   bin: string
@@ -102,10 +102,7 @@ export async function runAgentProcess(opts: AgentProcessOptions): Promise<AgentP
    */
   let tree: number[] = []
   const tell = (message: string): void => opts.log?.error(`ending run ${runId}: ${message}`)
-  const runProcesses = (): number[] =>
-    pid === undefined
-      ? []
-      : [...new Set([...descendantsOf(pid, tell), ...processesMarked(runId, tell)])]
+  const runProcesses = (): number[] => (pid === undefined ? [] : processesOfRun(pid, runId, tell))
   const endGroup = (): void => {
     if (graceTimer !== undefined) return
     tree = runProcesses()

@@ -111,6 +111,16 @@ function markedInProc(entry: string, onError?: ProcessListingError): number[] {
   return found
 }
 
+/** The descendants of `pid` and (given the run's id) every process marked with it, once each. */
+export function processesOfRun(
+  pid: number,
+  runId: string | undefined,
+  onError?: ProcessListingError,
+): number[] {
+  const marked = runId === undefined ? [] : processesMarked(runId, onError)
+  return [...new Set([...descendantsOf(pid, onError), ...marked])]
+}
+
 /**
  * SIGTERM to the process group `pgid` leads, to every descendant found now, and (given the run's id) to
  * every process marked with it; then SIGKILL to whatever of them is left after `graceMs`. For a process
@@ -121,12 +131,7 @@ export function endProcessGroup(
   opts: { graceMs?: number; runId?: string; onError?: ProcessListingError } = {},
 ): void {
   const { graceMs = 2_000, runId, onError } = opts
-  const tree = [
-    ...new Set([
-      ...descendantsOf(pgid, onError),
-      ...(runId === undefined ? [] : processesMarked(runId, onError)),
-    ]),
-  ]
+  const tree = processesOfRun(pgid, runId, onError)
   const signal = (name: NodeJS.Signals) => {
     for (const target of [-pgid, ...tree]) {
       try {
