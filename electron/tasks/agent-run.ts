@@ -10,7 +10,7 @@ import { runAgentProcess } from '../pm/agent-process.ts'
 import { claudeTaskArgs, codexTaskArgs } from './core/agent-args.ts'
 import { readClaudeStreamLine, type AgentStreamEvent } from './core/claude-stream.ts'
 import { readCodexStreamLine } from './core/codex-stream.ts'
-import type { TaskEffect, TaskInput } from './core/lifecycle.ts'
+import type { TaskEffect, TaskInput } from './core/task-step.ts'
 
 export type Exited = Extract<TaskInput, { type: 'exited' }>
 

@@ -14,15 +14,14 @@ import {
 import { errorText } from '../../shared/log.ts'
 import { isPidAlive } from '../engine/adapters/process.ts'
 import { runTaskAgent } from './agent-run.ts'
+import { startTask, stepTask } from './core/lifecycle.ts'
 import {
   freshRun,
-  startTask,
-  stepTask,
   type RunState,
   type Step,
   type TaskEffect,
   type TaskInput,
-} from './core/lifecycle.ts'
+} from './core/task-step.ts'
 import { taskEvents } from './core/task-events.ts'
 import { heartbeat, heartbeatDue } from './core/heartbeat.ts'
 import type { TaskServiceDeps } from './index.ts'

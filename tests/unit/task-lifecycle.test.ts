@@ -7,13 +7,8 @@ import type { Task } from '../../shared/schemas/task.ts'
 import { TASK_T0, taskRecord } from '../support/task-records.ts'
 import { claudeTaskArgs } from '../../electron/tasks/core/agent-args.ts'
 import { readClaudeStreamLine } from '../../electron/tasks/core/claude-stream.ts'
-import {
-  freshRun,
-  startTask,
-  stepTask,
-  type RunState,
-  type TaskInput,
-} from '../../electron/tasks/core/lifecycle.ts'
+import { startTask, stepTask } from '../../electron/tasks/core/lifecycle.ts'
+import { freshRun, type RunState, type TaskInput } from '../../electron/tasks/core/task-step.ts'
 import { heartbeat, heartbeatDue } from '../../electron/tasks/core/heartbeat.ts'
 import {
   APPROVED_PROMPT,

@@ -23,6 +23,7 @@ import {
   KEEP,
   type Node,
 } from './json-projection-spec.ts'
+import { literalAt, numberEnd, numberValue } from './json-number.ts'
 import { decodeJsonString, repeatedString, utf8Of } from './json-strings.ts'
 
 const QUOTE = 0x22
@@ -275,57 +276,20 @@ function skipComposite(): void {
   fail('unexpected end')
 }
 
-/** A number, true, false or null, checked against JSON's grammar. */
+/** A number, true, false or null, checked against JSON's grammar (json-number.ts). */
 function readScalar(c: number | undefined): unknown {
   if (c === 0x74) return literal('true', true)
   if (c === 0x66) return literal('false', false)
   if (c === 0x6e) return literal('null', null)
   const start = at
-  if (bytes[at] === 0x2d) at++
-  if (bytes[at] === 0x30) at++
-  else if (!digitsAt()) fail('unexpected character')
-  const next = bytes[at]
-  // A plain non-negative integer (token counts, durations) of up to 15 digits: summed in place.
-  if (
-    next !== 0x2e &&
-    next !== 0x65 &&
-    next !== 0x45 &&
-    at - start <= 15 &&
-    bytes[start] !== 0x2d
-  ) {
-    let value = 0
-    for (let i = start; i < at; i++) value = value * 10 + ((bytes[i] as number) - 0x30)
-    return value
-  }
-  if (bytes[at] === 0x2e) {
-    at++
-    if (!digitsAt()) fail('expected a digit')
-  }
-  const e = bytes[at]
-  if (e === 0x65 || e === 0x45) {
-    at++
-    const sign = bytes[at]
-    if (sign === 0x2b || sign === 0x2d) at++
-    if (!digitsAt()) fail('expected a digit')
-  }
-  return Number(utf8Of(bytes, start, at))
-}
-
-/** Steps over one or more digits; false when there is none. */
-function digitsAt(): boolean {
-  const start = at
-  while (at < end) {
-    const d = bytes[at] as number
-    if (d < 0x30 || d > 0x39) break
-    at++
-  }
-  return at > start
+  const stop = numberEnd(bytes, start, end)
+  if (stop < 0) fail('unexpected character')
+  at = stop
+  return numberValue(bytes, start, stop)
 }
 
 function literal(word: string, value: boolean | null): boolean | null {
-  for (let i = 0; i < word.length; i++) {
-    if (at + i >= end || bytes[at + i] !== word.charCodeAt(i)) fail('unexpected character')
-  }
+  if (!literalAt(bytes, at, end, word)) fail('unexpected character')
   at += word.length
   return value
 }

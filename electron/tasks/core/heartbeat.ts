@@ -1,6 +1,6 @@
 /** The heartbeat of a running task: when "still working, 15m" is due, and the note itself. Pure. */
 import type { Task } from '../../../shared/schemas/task.ts'
-import { freshRun, relay, taskLabel, type Step } from './lifecycle.ts'
+import { freshRun, relay, taskLabel, type Step } from './task-step.ts'
 
 /** A heartbeat is due: the task has worked `everyMs` since its run started or the last heartbeat. */
 export function heartbeatDue(task: Task, nowMs: number, everyMs: number): boolean {

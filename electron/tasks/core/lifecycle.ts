@@ -7,62 +7,17 @@
  * when the run then ends, that note is its summary (or its plan), relayed once as such.
  */
 import { clipText } from '../../../shared/text.ts'
-import type { Task, TaskNote } from '../../../shared/schemas/task.ts'
+import type { Task } from '../../../shared/schemas/task.ts'
 import type { AgentStreamEvent } from './claude-stream.ts'
 import { APPROVED_PROMPT, readMarkers, readPlanReply } from './relay.ts'
-
-/** What one agent run has said so far (not persisted: a run is one process). */
-export interface RunState {
-  /** The latest `[NOTIFY]`, not relayed yet. */
-  pendingNote: string | null
-  /** The agent's last words in this run (Codex's turn end carries none). */
-  lastText: string | null
-  /** The run's `[CLARIFY]` question, if it asked one. */
-  question: string | null
-  result: { ok: boolean; text: string } | null
-}
-
-export const freshRun = (): RunState => ({
-  pendingNote: null,
-  lastText: null,
-  question: null,
-  result: null,
-})
-
-export type TaskInput =
-  | { type: 'spawned'; pid: number }
-  | { type: 'stream'; event: AgentStreamEvent }
-  | {
-      type: 'exited'
-      exitCode: number | null
-      signal: string | null
-      /** The safety timeout ended it (the message says after how long). */
-      timedOut: string | null
-      cancelled: boolean
-      spawnError: string | null
-      /** The end of stderr, for a failure's reason. */
-      stderrTail: string
-    }
-  | { type: 'reply'; text: string }
-  | { type: 'cancel' }
-
-export type TaskEffect =
-  /** Tell the user (a notification where there is a face for it, and the event log). */
-  | { kind: 'notify'; title: string; body: string }
-  /** Start the agent: the first run, or resume its session with `prompt`. */
-  | { kind: 'run'; prompt: string; resume: boolean; planning: boolean }
-  /** End the running process group (SIGTERM, then SIGKILL). */
-  | { kind: 'kill' }
-
-export interface Step {
-  task: Task
-  run: RunState
-  effects: TaskEffect[]
-  /** Set when the input does not apply (a reply to a task that does not wait); nothing changed. */
-  refused?: string
-}
-
-const MAX_NOTES = 50
+import {
+  freshRun,
+  relay,
+  taskLabel,
+  type RunState,
+  type Step,
+  type TaskInput,
+} from './task-step.ts'
 
 /** The first run of a queued task: running (or implementing, for a plan approved before a restart). */
 export function startTask(task: Task, now: string): Step {
@@ -268,11 +223,6 @@ function onReply(task: Task, run: RunState, text: string, now: string): Step {
   }
 }
 
-/** A task's name in a notification title: its text, short and inert. */
-export function taskLabel(task: Task): string {
-  return clipText(task.text, 60)
-}
-
 function finish(task: Task, status: Task['status'], reason: string | null, now: string): Task {
   return {
     ...task,
@@ -293,13 +243,4 @@ function flushNote(task: Task, run: RunState, now: string): Step {
     run.pendingNote,
     now,
   )
-}
-
-export function relay(step: Step, title: string, body: string, now: string): Step {
-  const note: TaskNote = { at: now, text: body }
-  return {
-    ...step,
-    task: { ...step.task, notes: [...step.task.notes, note].slice(-MAX_NOTES) },
-    effects: [...step.effects, { kind: 'notify', title, body }],
-  }
 }
