@@ -1,3 +1,4 @@
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -71,6 +72,23 @@ describe('gitFingerprint', () => {
     expect(packed).not.toBe(before)
     await r.git('-C', path, 'commit', '-q', '--allow-empty', '-m', 'in the worktree')
     expect(await fingerprintOf(r.dir)).not.toBe(packed)
+  })
+
+  it('sees the first remote-tracking branch appear and a ref folder that is not a folder', async () => {
+    const r = await repo()
+    const before = await fingerprintOf(r.dir)
+    // No refs/remotes until a first fetch (most local repositories): absent is part of the fingerprint.
+    await r.git('update-ref', 'refs/remotes/origin/main', 'HEAD')
+    const fetched = await fingerprintOf(r.dir)
+    expect(fetched).not.toBe(before)
+    expect(await fingerprintOf(r.dir)).toBe(fetched)
+    const location = locateRepo(r.dir)
+    const remotes = join(location?.commonDir ?? '', 'refs', 'remotes')
+    await rm(remotes, { recursive: true })
+    await writeFile(remotes, 'not a folder\n')
+    const odd = await fingerprintOf(r.dir)
+    expect(odd).not.toBe(fetched)
+    expect(odd).not.toBe(before)
   })
 
   it('does not fail for a deleted repository', async () => {
