@@ -88,7 +88,9 @@ describe('readGitState', () => {
     const sha = await r.commit('login form')
     const after = await reader.readGitState(r.dir, before.branch_heads)
     expect(after.state.branch_heads).toEqual({ main: before.head_sha, 'feature/login': sha })
-    expect(after.newCommits.commits).toEqual([expect.objectContaining({ sha, branch: 'feature/login' })])
+    expect(after.newCommits.commits).toEqual([
+      expect.objectContaining({ sha, branch: 'feature/login' }),
+    ])
   })
 
   it('counts commits ahead of and behind the upstream', async () => {
@@ -154,6 +156,19 @@ describe('readGitState', () => {
     expect(findRepoRoot(r.dir)?.root).toBe(r.dir)
     invalidateRepoRoot(r.dir)
     expect(findRepoRoot(r.dir)).toBeNull()
+  })
+
+  it('locateRepo walks up from a deep folder, but never up into a GIT_CEILING_DIRECTORIES entry', async () => {
+    const r = await repo({ initialCommit: false })
+    r.file('a/b/c/x.txt', 'x')
+    const deep = join(r.dir, 'a', 'b', 'c')
+    expect(locateRepo(deep)?.root).toBe(r.dir)
+    expect(locateRepo(deep, { GIT_CEILING_DIRECTORIES: join(r.base, 'elsewhere') })?.root).toBe(
+      r.dir,
+    )
+    expect(locateRepo(deep, { GIT_CEILING_DIRECTORIES: join(r.dir, 'a', 'b') })).toBeNull()
+    expect(locateRepo(deep, { GIT_CEILING_DIRECTORIES: r.dir })).toBeNull()
+    expect(locateRepo(deep, { GIT_CEILING_DIRECTORIES: 'relative/ignored' })?.root).toBe(r.dir)
   })
 
   it('reads an empty repository without failing', async () => {

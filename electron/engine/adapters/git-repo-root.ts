@@ -37,7 +37,8 @@ export function locateRepo(cwd: string, env: NodeJS.ProcessEnv = process.env): R
   let dir = resolve(cwd)
   const ceilings = ceilingDirectories(env)
   const acrossFilesystems = /^(1|true|yes|on)$/i.test(env.GIT_DISCOVERY_ACROSS_FILESYSTEM ?? '')
-  let device = deviceOf(dir)
+  // Asked only on the way up: most cwds have their `.git` right there.
+  let device: number | null | undefined
   for (;;) {
     const dotGit = join(dir, '.git')
     const kind = entryKind(dotGit)
@@ -53,6 +54,7 @@ export function locateRepo(cwd: string, env: NodeJS.ProcessEnv = process.env): R
     if (kind === 'file') return followGitFile(dir, dotGit)
     const parent = dirname(dir)
     if (parent === dir || ceilings.has(parent)) return null
+    if (device === undefined) device = deviceOf(dir)
     const parentDevice = deviceOf(parent)
     if (!acrossFilesystems && device !== null && parentDevice !== device) return null
     device = parentDevice
