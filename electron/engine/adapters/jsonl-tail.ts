@@ -1,4 +1,4 @@
-import { createLineSplitter } from '../core/line-splitter.ts'
+import { createLineSplitter, type LineSplitter } from '../core/line-splitter.ts'
 import {
   isMissingFileError,
   openRegularFile,
@@ -99,7 +99,8 @@ export function createJsonlTail(
   chunkBytes = TAIL_CHUNK_BYTES,
   from: TailPosition | null = null,
 ): JsonlTail {
-  const splitter = createLineSplitter()
+  // Made at the first read: a warm start resumes thousands of tails, most of which never read a byte.
+  let splitter: LineSplitter | null = null
   let offset = from?.offset ?? 0
   let identity: FileIdentity | null = from ? { dev: from.dev, ino: from.ino } : null
 
@@ -107,7 +108,7 @@ export function createJsonlTail(
     const hadState = offset > 0 || identity !== null
     offset = 0
     identity = null
-    splitter.reset()
+    splitter?.reset()
     return hadState
   }
 
@@ -118,7 +119,8 @@ export function createJsonlTail(
     },
     position() {
       if (identity === null) return null
-      return { offset: offset - splitter.pendingBytes, dev: identity.dev, ino: identity.ino }
+      const pending = splitter?.pendingBytes ?? 0
+      return { offset: offset - pending, dev: identity.dev, ino: identity.ino }
     },
     async readNew(handlers = {}) {
       const result: JsonlReadResult = { lines: [], corrupt: 0, reset: false, bytesRead: 0 }
@@ -160,6 +162,7 @@ export function createJsonlTail(
         if (offset >= end) return result
         const pooled = takeReadBuffer(Math.min(chunkBytes, end - offset))
         const buffer = pooled.subarray(0, Math.min(chunkBytes, end - offset))
+        const lines = (splitter ??= createLineSplitter())
         try {
           while (offset < end) {
             const want = Math.min(buffer.length, end - offset)
@@ -167,10 +170,10 @@ export function createJsonlTail(
             if (bytesRead === 0) break
             offset += bytesRead
             result.bytesRead += bytesRead
-            const oversizedBefore = splitter.oversized
-            splitter.pushBytes(buffer.subarray(0, bytesRead), onBytes)
+            const oversizedBefore = lines.oversized
+            lines.pushBytes(buffer.subarray(0, bytesRead), onBytes)
             // A line over the splitter's cap is skipped unread, and counted like a corrupt one.
-            result.corrupt += splitter.oversized - oversizedBefore
+            result.corrupt += lines.oversized - oversizedBefore
           }
         } finally {
           giveBackReadBuffer(pooled)
