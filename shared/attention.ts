@@ -19,6 +19,18 @@ const activityTime = (value: string | null | undefined): number => {
 }
 
 /**
+ * Names in one order whatever the locale of the face that sorts (Node's and a browser's may differ):
+ * case-insensitive, then as written. Not `localeCompare`, whose first call loads ICU's collation data,
+ * ~4.5 ms of a `navi status` whose projects tie on time (registered ones never active).
+ */
+function byName(a: string, b: string): number {
+  const x = a.toLowerCase()
+  const y = b.toLowerCase()
+  if (x !== y) return x < y ? -1 : 1
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/**
  * Needs input → PBI complete → active → stale → idle; most recently active first within a group; then name.
  * Each project's rank and time are worked out once, not once per comparison: every cycle sorts every
  * project (200 projects: about 3,000 date parses saved).
@@ -34,7 +46,7 @@ export function sortByAttention(projects: readonly ProjectSnapshot[]): ProjectSn
       a.rank - b.rank ||
       // Two projects never active compare equal here (-Infinity - -Infinity is NaN).
       (a.at === b.at ? 0 : b.at - a.at) ||
-      a.project.name.localeCompare(b.project.name),
+      byName(a.project.name, b.project.name),
   )
   return keyed.map(({ project }) => project)
 }

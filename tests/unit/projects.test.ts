@@ -192,6 +192,15 @@ describe('buildSnapshot + sortByAttention', () => {
     ])
   })
 
+  it('ties by name the same whatever the locale: case-insensitive, then as written', () => {
+    const tied = (name: string) =>
+      ({ name, attention: 'idle', last_activity: null }) as unknown as ProjectSnapshot
+    const names = ['beta', 'Zeta', 'alpha', 'Beta', 'été', 'api-2', 'api']
+    const sorted = sortByAttention(names.map(tied)).map((p) => p.name)
+    expect(sorted).toEqual(['alpha', 'api', 'api-2', 'Beta', 'beta', 'Zeta', 'été'])
+    expect(sortByAttention([...names].reverse().map(tied)).map((p) => p.name)).toEqual(sorted)
+  })
+
   it('drops an unregistered project with nothing in the last week', () => {
     const old = session('1', '/o', { status: 'ended', last_activity: iso(NOW - 8 * 86_400_000) })
     expect(buildSnapshot({ ...base, name: 'o', group: group('/o', [old]) })).toBeNull()
