@@ -57,6 +57,22 @@ describe('createJsonlTail', () => {
     })
   })
 
+  it('resumes from a position: says it back before any read, then reads only what came after it', async () => {
+    const first = jsonl({ n: 1 }, { n: 2 })
+    await writeFile(file, `${first}{"n":`)
+    const reader = createJsonlTail(file)
+    await reader.readNew()
+    const position = reader.position()
+    // The half-written line is not part of the position: a resumed tail reads it again, whole.
+    expect(position?.offset).toBe(first.length)
+
+    const resumed = createJsonlTail(file, undefined, position)
+    expect(resumed.position()).toEqual(position)
+    await appendFile(file, '3}\n')
+    expect(await resumed.readNew()).toMatchObject({ lines: [{ n: 3 }], corrupt: 0, reset: false })
+    expect(resumed.position()?.offset).toBe(first.length + '{"n":3}\n'.length)
+  })
+
   it('starts over when the file is truncated', async () => {
     await writeFile(file, jsonl({ n: 1 }, { n: 2 }, { n: 3 }))
     const tail = createJsonlTail(file)
