@@ -23,6 +23,8 @@ export interface BuiltSnapshot {
   name: string
   registered: boolean
   sessions: readonly Session[]
+  /** The sessions' latest activity (epoch ms) where a repository read asked for it; else null. */
+  lastActivity: number | null
   git: GitState | null
   snapshot: ProjectSnapshot | null
 }

@@ -25,12 +25,11 @@ export async function snapshotGroup(
   name: string,
   input: CycleInput,
 ): Promise<GroupBuilt> {
-  const read = group.isGit
-    ? await input.repos.read(group.projectDir, gitReadOptions(group, input))
-    : null
+  const options = group.isGit ? gitReadOptions(group, input) : null
+  const read = options ? await input.repos.read(group.projectDir, options) : null
   const errors: string[] = []
   const checklists = group.tasksFile ? await readChecklist(group.tasksFile, name, errors) : []
-  return buildGroup(group, name, input, read, checklists, errors)
+  return buildGroup(group, name, input, options?.lastActivity ?? null, read, checklists, errors)
 }
 
 /**
@@ -43,22 +42,39 @@ export function snapshotWithoutReading(
   input: CycleInput,
 ): GroupBuilt | null {
   if (group.tasksFile) return null
-  if (!group.isGit) return buildGroup(group, name, input, null, [])
-  const state = input.repos.unchanged(group.projectDir, gitReadOptions(group, input))
-  return state ? buildGroup(group, name, input, { state, newCommits: NO_NEW_COMMITS }, []) : null
+  if (!group.isGit) return buildGroup(group, name, input, null, null, [])
+  const options = gitReadOptions(group, input)
+  const state = input.repos.unchanged(group.projectDir, options)
+  if (!state) return null
+  const read = { state, newCommits: NO_NEW_COMMITS }
+  return buildGroup(group, name, input, options.lastActivity, read, [])
 }
 
 function gitReadOptions(group: ProjectGroup, input: CycleInput) {
   return {
     persisted: input.prev.get(group.projectDir)?.git ?? null,
-    lastActivity: Math.max(
-      0,
-      ...group.sessions.map((s) => (s.last_activity ? isoMs(s.last_activity) || 0 : 0)),
-    ),
+    lastActivity: latestActivity(group, input),
     force: input.force,
     trustWatcher: input.trustWatchers,
     now: input.now,
   }
+}
+
+/**
+ * When the project's sessions were last active (epoch ms, 0 for never): kept from the cycle before when
+ * they are the very same sessions, so a cycle does not parse the time of every session of every project
+ * (2,000 sessions: ~0.5 ms of every append).
+ */
+function latestActivity(group: ProjectGroup, input: CycleInput): number {
+  const was = input.reuse ? input.memo.built.get(group.projectDir) : undefined
+  if (was?.lastActivity != null && sameSessions(was.sessions, group.sessions))
+    return was.lastActivity
+  let latest = 0
+  for (const session of group.sessions) {
+    const at = session.last_activity ? isoMs(session.last_activity) || 0 : 0
+    if (at > latest) latest = at
+  }
+  return latest
 }
 
 export interface GroupBuilt {
@@ -72,6 +88,7 @@ function buildGroup(
   group: ProjectGroup,
   name: string,
   input: CycleInput,
+  lastActivity: number | null,
   read: { state: GitState; newCommits: NewCommits } | null,
   checklists: TaskList[],
   checklistErrors: string[] = [],
@@ -109,6 +126,7 @@ function buildGroup(
       name,
       registered: group.registered,
       sessions: group.sessions,
+      lastActivity,
       git,
       snapshot,
     },
