@@ -6,7 +6,7 @@ import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { LoadedConfig } from './adapters/config-file.ts'
 import type { EventLog } from './adapters/event-log.ts'
 import type { SnapshotStore } from './adapters/snapshot-store.ts'
-import { diffSnapshots } from './core/diff.ts'
+import { diffSnapshots, newsSince } from './core/diff.ts'
 import { groupProjects, nameProjects, type ProjectGroup } from './core/projects.ts'
 import { sortByAttention } from './core/snapshot.ts'
 import pLimit from 'p-limit'
@@ -153,7 +153,12 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
   memo.meta = meta.baselineAt === null ? null : meta
   const baselineAt = meta.baselineAt ?? input.baselineAt
   const lastCycle = Math.max(0, ...[...input.prev.values()].map((s) => isoMs(s.captured_at) || 0))
-  const since = lastCycle || (baselineAt ? Date.parse(baselineAt) : now)
+  const since = newsSince({
+    lastCycle: lastCycle || null,
+    baselineAt: baselineAt ? Date.parse(baselineAt) : null,
+    now,
+    graceMs: config.config.pollIntervalMs,
+  })
 
   // Only a repository that may have changed, or a task file, is read: the rest is built on the spot.
   const reads = pLimit(4)

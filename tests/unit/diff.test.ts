@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffSnapshots } from '../../electron/engine/core/diff.ts'
+import { diffSnapshots, newsSince } from '../../electron/engine/core/diff.ts'
 import type { GitState, ProjectSnapshot } from '../../shared/schemas/project.ts'
 import type { Session, TaskList } from '../../shared/schemas/session.ts'
 import { makeSession } from '../support/session-fixture.ts'
@@ -198,6 +198,36 @@ describe('diffSnapshots', () => {
   it('a task list last changed before `since` produces no events on first sight', () => {
     const done = list([['1', 'completed']], { updated_at: iso(NOW - 3_600_000) })
     expect(diffSnapshots(snap(), snap({ task_lists: [done] }), ctx)).toEqual([])
+  })
+})
+
+describe('newsSince', () => {
+  it('reaches one poll back before the previous cycle; with none, the first run is the line', () => {
+    const base = { baselineAt: NOW - 86_400_000, now: NOW, graceMs: 30_000 }
+    expect(newsSince({ ...base, lastCycle: NOW - 5_000 })).toBe(NOW - 35_000)
+    expect(newsSince({ ...base, lastCycle: null })).toBe(NOW - 86_400_000)
+    expect(newsSince({ ...base, lastCycle: null, baselineAt: null })).toBe(NOW)
+  })
+
+  it('a task created and completed just before the previous cycle, read only after it, is news', () => {
+    // The previous cycle began at NOW - 1 s; the list's file was written 0.4 s before that, and its
+    // watcher spoke only once that cycle had begun: this cycle is the first to read it.
+    const lastCycle = NOW - 1_000
+    const written = list([['1', 'completed']], {
+      updated_at: iso(lastCycle - 400),
+      moves: [{ task_id: '1', title: 'task 1', status: 'completed', at: iso(lastCycle - 450) }],
+    })
+    const since = newsSince({ lastCycle, baselineAt: null, now: NOW, graceMs: 30_000 })
+    const events = diffSnapshots(snap(), snap({ task_lists: [written] }), { now: NOW, since })
+    expect(events.map((e) => [e.type, detailOf(e, 'task_title') ?? null])).toEqual([
+      ['task_started', 'task 1'],
+      ['task_completed', 'task 1'],
+      ['pbi_completed', null],
+    ])
+    // At the previous cycle's start itself (no grace), the same list was lost as history.
+    expect(
+      diffSnapshots(snap(), snap({ task_lists: [written] }), { now: NOW, since: lastCycle }),
+    ).toEqual([])
   })
 })
 

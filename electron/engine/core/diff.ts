@@ -12,10 +12,28 @@ import { diffTasks } from './diff-tasks.ts'
 export interface DiffContext {
   now: number
   /**
-   * For a project with no previous snapshot: only what happened after this moment (the engine's previous
-   * cycle) is news; older sessions and task lists are history and produce no events.
+   * For a project with no previous snapshot, and a task list the previous snapshot did not have: only what
+   * happened after this moment is news (newsSince); older sessions and task lists are history and produce
+   * no events.
    */
   since: number
+}
+
+/**
+ * From when on what a cycle finds for the first time is news. Not the previous cycle's start itself: a
+ * change made just before it may be read only by a later cycle (its watcher spoke after that cycle had
+ * begun; the poll, `graceMs`, catches what a watcher missed), and was then lost as history: a task created
+ * and completed in a second never reached the PM. Ids are content-derived, so what an earlier cycle did
+ * report is not reported again. With no cycle before, what precedes the first run is history.
+ */
+export function newsSince(opts: {
+  lastCycle: number | null
+  baselineAt: number | null
+  now: number
+  graceMs: number
+}): number {
+  if (opts.lastCycle !== null) return opts.lastCycle - opts.graceMs
+  return opts.baselineAt ?? opts.now
 }
 
 /**
