@@ -1,15 +1,18 @@
 import { z } from 'zod'
 import { durationOrZeroSchema, durationSchema, pollIntervalSchema } from './config.ts'
+import { lazySchema } from './lazy-schema.ts'
 
 /** Which notifications the app shows; each can be turned off on its own. */
-export const notificationTogglesSchema = z.object({
-  commits: z.boolean().default(true),
-  task_completed: z.boolean().default(true),
-  needs_human: z.boolean().default(true),
-  attention_items: z.boolean().default(true),
-  /** What a delegated task relays: its notes, its question or plan, done or failed, "still working". */
-  delegated_tasks: z.boolean().default(true),
-})
+export const notificationTogglesSchema = lazySchema(() =>
+  z.object({
+    commits: z.boolean().default(true),
+    task_completed: z.boolean().default(true),
+    needs_human: z.boolean().default(true),
+    attention_items: z.boolean().default(true),
+    /** What a delegated task relays: its notes, its question or plan, done or failed, "still working". */
+    delegated_tasks: z.boolean().default(true),
+  }),
+)
 export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
 
 /**
@@ -17,25 +20,27 @@ export type NotificationToggles = z.infer<typeof notificationTogglesSchema>
  * store (electron/runtime/settings-store.ts); the engine and the CLI read the optional keys as overrides
  * of `config.yaml` (unset means "as config.yaml says").
  */
-export const settingsSchema = z.object({
-  notifications: notificationTogglesSchema.default(notificationTogglesSchema.parse({})),
-  /** Commits to one project within this window become one notification; 0 notifies at once. @default '30s' */
-  commit_group_window: durationOrZeroSchema.default('30s'),
-  /** ISO time until which no notification is shown ("Pause notifications for 1 h"). */
-  paused_until: z.string().nullable().default(null),
-  launch_at_login: z.boolean().default(false),
-  /**
-   * Electron accelerator that toggles the popover. A global shortcut takes the keys from every app, so
-   * the default is one that apps rarely bind (Cmd+Shift+N is New Folder in Finder and a private window
-   * in browsers). @default 'CommandOrControl+Alt+Shift+N'
-   */
-  global_shortcut: z.string().min(1).default('CommandOrControl+Alt+Shift+N'),
-  /** Overrides of config.yaml's `poll_interval`, `pm.batch_window`, `pm.model`, `pm.claude_path`. */
-  poll_interval: pollIntervalSchema.optional(),
-  batch_window: durationSchema.optional(),
-  model: z.string().min(1).optional(),
-  claude_path: z.string().min(1).optional(),
-})
+export const settingsSchema = lazySchema(() =>
+  z.object({
+    notifications: notificationTogglesSchema.default(notificationTogglesSchema.parse({})),
+    /** Commits to one project within this window become one notification; 0 notifies at once. @default '30s' */
+    commit_group_window: durationOrZeroSchema.default('30s'),
+    /** ISO time until which no notification is shown ("Pause notifications for 1 h"). */
+    paused_until: z.string().nullable().default(null),
+    launch_at_login: z.boolean().default(false),
+    /**
+     * Electron accelerator that toggles the popover. A global shortcut takes the keys from every app, so
+     * the default is one that apps rarely bind (Cmd+Shift+N is New Folder in Finder and a private window
+     * in browsers). @default 'CommandOrControl+Alt+Shift+N'
+     */
+    global_shortcut: z.string().min(1).default('CommandOrControl+Alt+Shift+N'),
+    /** Overrides of config.yaml's `poll_interval`, `pm.batch_window`, `pm.model`, `pm.claude_path`. */
+    poll_interval: pollIntervalSchema.optional(),
+    batch_window: durationSchema.optional(),
+    model: z.string().min(1).optional(),
+    claude_path: z.string().min(1).optional(),
+  }),
+)
 export type Settings = z.infer<typeof settingsSchema>
 
 /**
@@ -43,26 +48,28 @@ export type Settings = z.infer<typeof settingsSchema>
  * default filled in (zod's `.partial()` keeps inner defaults, so a one-key patch would reset the others).
  * `notifications` may name some toggles only; `null` for an override key removes it (back to config.yaml).
  */
-export const settingPatchSchema = z.strictObject({
-  notifications: z
-    .strictObject({
-      commits: z.boolean(),
-      task_completed: z.boolean(),
-      needs_human: z.boolean(),
-      attention_items: z.boolean(),
-      delegated_tasks: z.boolean(),
-    })
-    .partial()
-    .optional(),
-  commit_group_window: durationOrZeroSchema.optional(),
-  paused_until: z.string().nullable().optional(),
-  launch_at_login: z.boolean().optional(),
-  global_shortcut: z.string().min(1).optional(),
-  poll_interval: pollIntervalSchema.nullable().optional(),
-  batch_window: durationSchema.nullable().optional(),
-  model: z.string().min(1).nullable().optional(),
-  claude_path: z.string().min(1).nullable().optional(),
-})
+export const settingPatchSchema = lazySchema(() =>
+  z.strictObject({
+    notifications: z
+      .strictObject({
+        commits: z.boolean(),
+        task_completed: z.boolean(),
+        needs_human: z.boolean(),
+        attention_items: z.boolean(),
+        delegated_tasks: z.boolean(),
+      })
+      .partial()
+      .optional(),
+    commit_group_window: durationOrZeroSchema.optional(),
+    paused_until: z.string().nullable().optional(),
+    launch_at_login: z.boolean().optional(),
+    global_shortcut: z.string().min(1).optional(),
+    poll_interval: pollIntervalSchema.nullable().optional(),
+    batch_window: durationSchema.nullable().optional(),
+    model: z.string().min(1).nullable().optional(),
+    claude_path: z.string().min(1).nullable().optional(),
+  }),
+)
 export type SettingPatch = z.infer<typeof settingPatchSchema>
 
 /**

@@ -9,20 +9,23 @@ import { z } from 'zod'
 import type { LiveSessionRecord } from '../core/source-records.ts'
 import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
 import { isSessionProcessAlive } from './claude-live-sessions.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 export const AGENTS_CALL_INTERVAL_MS = 15_000
 const CALL_TIMEOUT_MS = 10_000
 const SOURCE = 'claude agents --json'
 
-const agentSchema = z.object({
-  pid: z.number().int().positive(),
-  sessionId: z.string().min(1).max(200),
-  cwd: z.string().max(4096).nullish(),
-  startedAt: z.number().nullish(),
-  name: z.string().max(200).nullish(),
-  status: z.enum(['idle', 'busy', 'waiting']).nullish().catch(null),
-  waitingFor: z.string().max(200).nullish(),
-})
+const agentSchema = lazySchema(() =>
+  z.object({
+    pid: z.number().int().positive(),
+    sessionId: z.string().min(1).max(200),
+    cwd: z.string().max(4096).nullish(),
+    startedAt: z.number().nullish(),
+    name: z.string().max(200).nullish(),
+    status: z.enum(['idle', 'busy', 'waiting']).nullish().catch(null),
+    waitingFor: z.string().max(200).nullish(),
+  }),
+)
 
 /** The listed sessions as live records, or an error text. `claudeConfigDir` is passed to the CLI. */
 export async function readAgentsJson(

@@ -9,6 +9,7 @@ import { isPidAlive } from './process.ts'
 import { readErrorText, readRegularText, SMALL_FILE_MAX_BYTES } from './safe-read.ts'
 import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
 import { parseJson } from '../core/parse-json.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 export interface LiveSessionDeps {
   /** Whether a process with this pid exists. Default: `process.kill(pid, 0)`, EPERM counting as alive. */
@@ -35,24 +36,26 @@ export interface LiveSessionsReadResult {
 const nullableString = z.string().max(4096).nullable().optional().catch(null)
 const nullableNumber = z.number().nullable().optional().catch(null)
 
-const liveSessionFileSchema = z.object({
-  pid: z.number().int().positive(),
-  sessionId: z.string().min(1),
-  cwd: nullableString,
-  startedAt: nullableNumber,
-  procStart: z
-    .union([z.string(), z.number().transform(String)])
-    .nullable()
-    .optional()
-    .catch(null),
-  name: nullableString,
-  entrypoint: nullableString,
-  status: z.enum(['idle', 'busy', 'waiting']).nullable().optional().catch(null),
-  waitingFor: nullableString,
-  statusUpdatedAt: nullableNumber,
-  /** `<session>:@<window>.%<pane>` of a TUI running in tmux (2.1.330). */
-  tmux: nullableString,
-})
+const liveSessionFileSchema = lazySchema(() =>
+  z.object({
+    pid: z.number().int().positive(),
+    sessionId: z.string().min(1),
+    cwd: nullableString,
+    startedAt: nullableNumber,
+    procStart: z
+      .union([z.string(), z.number().transform(String)])
+      .nullable()
+      .optional()
+      .catch(null),
+    name: nullableString,
+    entrypoint: nullableString,
+    status: z.enum(['idle', 'busy', 'waiting']).nullable().optional().catch(null),
+    waitingFor: nullableString,
+    statusUpdatedAt: nullableNumber,
+    /** `<session>:@<window>.%<pane>` of a TUI running in tmux (2.1.330). */
+    tmux: nullableString,
+  }),
+)
 
 /** The pane id (`%3`) out of a live file's `tmux` field; null for anything else. */
 export function paneOfTmuxField(value: string | null | undefined): string | null {

@@ -8,6 +8,7 @@ import { parseJsonAs } from '../core/parse-json.ts'
 import { asCappedString } from '../core/json-narrow.ts'
 import pLimit from 'p-limit'
 import { openRegularFile, SMALL_FILE_MAX_BYTES, isMissingFileError } from './safe-read.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** Task files read at once: a list can hold thousands. */
 const READ_CONCURRENCY = 16
@@ -20,12 +21,14 @@ export interface ClaudeTaskListsReadResult {
   errors: string[]
 }
 
-const taskFileSchema = z.object({
-  id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
-  // A title is shown on one line: a longer subject is cut, never refused.
-  subject: z.string().transform((text) => asCappedString(text, 500) ?? ''),
-  status: taskStatusSchema,
-})
+const taskFileSchema = lazySchema(() =>
+  z.object({
+    id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
+    // A title is shown on one line: a longer subject is cut, never refused.
+    subject: z.string().transform((text) => asCappedString(text, 500) ?? ''),
+    status: taskStatusSchema,
+  }),
+)
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)

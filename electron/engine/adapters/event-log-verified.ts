@@ -11,16 +11,19 @@ import { parseJson } from '../core/parse-json.ts'
 import { VERIFIED_EVENT_LINES_VERSION } from '../core/event-verified.ts'
 import { readRegularRange, readRegularTextSync } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 const FORMAT = 'navi-events-verified/1'
 const NEWLINE = 0x0a
 
-const markerSchema = z.object({
-  format: z.literal(FORMAT),
-  version: z.number(),
-  bytes: z.number().int().nonnegative(),
-  sha256: z.string(),
-})
+const markerSchema = lazySchema(() =>
+  z.object({
+    format: z.literal(FORMAT),
+    version: z.number(),
+    bytes: z.number().int().nonnegative(),
+    sha256: z.string(),
+  }),
+)
 type Marker = z.infer<typeof markerSchema>
 
 export function verifiedMarkerOf(logFile: string): string {

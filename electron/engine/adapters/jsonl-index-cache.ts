@@ -17,6 +17,7 @@ import { z } from 'zod'
 import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
 import { asciiJson } from '../core/ascii-json.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** An index larger than this is not read (cold start instead). @default 512 MiB */
 const INDEX_MAX_BYTES = 512 * 1024 * 1024
@@ -46,27 +47,33 @@ export interface LoadedIndex {
   trusted: boolean
 }
 
-const indexedFileSchema = z.object({
-  path: z.string(),
-  dev: z.number(),
-  ino: z.number(),
-  size: z.number(),
-  mtimeMs: z.number(),
-  offset: z.number().int().nonnegative(),
-  summary: z.unknown(),
-})
+const indexedFileSchema = lazySchema(() =>
+  z.object({
+    path: z.string(),
+    dev: z.number(),
+    ino: z.number(),
+    size: z.number(),
+    mtimeMs: z.number(),
+    offset: z.number().int().nonnegative(),
+    summary: z.unknown(),
+  }),
+)
 
-const headerSchema = z.object({
-  format: z.literal(INDEX_FORMAT),
-  summaryVersion: z.number(),
-  sha256: z.string(),
-})
+const headerSchema = lazySchema(() =>
+  z.object({
+    format: z.literal(INDEX_FORMAT),
+    summaryVersion: z.number(),
+    sha256: z.string(),
+  }),
+)
 
-const indexV1Schema = z.object({
-  format: z.literal(INDEX_FORMAT_1),
-  summaryVersion: z.number(),
-  files: z.array(z.unknown()),
-})
+const indexV1Schema = lazySchema(() =>
+  z.object({
+    format: z.literal(INDEX_FORMAT_1),
+    summaryVersion: z.number(),
+    files: z.array(z.unknown()),
+  }),
+)
 
 const NEWLINE = 0x0a
 

@@ -12,14 +12,17 @@ import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/sch
 import { readRegularTextSync } from './safe-read.ts'
 import { writeFileSafely, writeSmallFileSafely } from './safe-write.ts'
 import { errorText } from '../../../shared/log.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** One project's snapshot is a few KB; anything this large is not one. @default 16 MiB */
 const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024
 
-export const snapshotMetaSchema = z.object({
-  /** When the engine completed its first cycle ever; null before. Events are only derived after it. */
-  baselineAt: z.string().nullable(),
-})
+export const snapshotMetaSchema = lazySchema(() =>
+  z.object({
+    /** When the engine completed its first cycle ever; null before. Events are only derived after it. */
+    baselineAt: z.string().nullable(),
+  }),
+)
 export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>
 
 export interface SnapshotStoreError {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Commit, GitState, Worktree } from '../../../shared/schemas/project.ts'
 import { parseJsonAs } from './parse-json.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** Pull-request state of a branch as `gh` reports it. */
 export type PrState = GitState['pr']
@@ -228,11 +229,13 @@ function unique(values: string[]): string[] {
   return [...new Set(values)]
 }
 
-const ghPrViewSchema = z.object({
-  state: z.string(),
-  number: z.number().int().optional(),
-  url: z.string().optional(),
-})
+const ghPrViewSchema = lazySchema(() =>
+  z.object({
+    state: z.string(),
+    number: z.number().int().optional(),
+    url: z.string().optional(),
+  }),
+)
 
 /**
  * Interprets `gh pr view <branch> --json state,number,url`. Exit 0 with a known state is the PR;

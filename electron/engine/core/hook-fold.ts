@@ -37,34 +37,37 @@ import { z } from 'zod'
 import { asTimestamp } from './json-narrow.ts'
 import type { HookSessionState } from './source-records.ts'
 import { appendMoves } from './task-moves.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** The handler caps what it writes; a longer value was not written by it and is cut here too. */
 const capped = (max: number) => z.string().transform((value) => value.slice(0, max))
 
-const hookLineSchema = z.object({
-  hook_event_name: z.string().min(1).max(100),
-  session_id: z.string().min(1).max(200),
-  received_at: z.string().min(1).max(64),
-  cwd: capped(4096).nullish(),
-  transcript_path: capped(4096).nullish(),
-  tool_name: capped(200).nullish(),
-  tool_detail: capped(200).nullish(),
-  tool_description: capped(300).nullish(),
-  message: capped(500).nullish(),
-  notification_type: capped(100).nullish(),
-  reason: capped(500).nullish(),
-  error: capped(500).nullish(),
-  source: capped(100).nullish(),
-  agent_id: capped(200).nullish(),
-  /** The agent's process (the name is older than Codex's hooks: a codex pid for Codex's lines). */
-  claude_pid: z.number().int().positive().nullish(),
-  request_id: capped(64).nullish(),
-  input_digest: capped(64).nullish(),
-  failure_message: capped(300).nullish(),
-  agent: z.enum(['claude', 'codex']).nullish(),
-  task_id: capped(200).nullish(),
-  task_subject: capped(500).nullish(),
-})
+const hookLineSchema = lazySchema(() =>
+  z.object({
+    hook_event_name: z.string().min(1).max(100),
+    session_id: z.string().min(1).max(200),
+    received_at: z.string().min(1).max(64),
+    cwd: capped(4096).nullish(),
+    transcript_path: capped(4096).nullish(),
+    tool_name: capped(200).nullish(),
+    tool_detail: capped(200).nullish(),
+    tool_description: capped(300).nullish(),
+    message: capped(500).nullish(),
+    notification_type: capped(100).nullish(),
+    reason: capped(500).nullish(),
+    error: capped(500).nullish(),
+    source: capped(100).nullish(),
+    agent_id: capped(200).nullish(),
+    /** The agent's process (the name is older than Codex's hooks: a codex pid for Codex's lines). */
+    claude_pid: z.number().int().positive().nullish(),
+    request_id: capped(64).nullish(),
+    input_digest: capped(64).nullish(),
+    failure_message: capped(300).nullish(),
+    agent: z.enum(['claude', 'codex']).nullish(),
+    task_id: capped(200).nullish(),
+    task_subject: capped(500).nullish(),
+  }),
+)
 /** One line of the hook inbox, as far as status is concerned. */
 export type HookLine = z.infer<typeof hookLineSchema>
 

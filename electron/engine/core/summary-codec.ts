@@ -10,6 +10,7 @@ import {
   tokenUsageSchema,
 } from '../../../shared/schemas/session.ts'
 import type { CodexRolloutSummary, TranscriptSummary, TranscriptTail } from './source-records.ts'
+import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /**
  * Bump when `foldTranscriptLine`, `TranscriptSummary` or this encoding changes meaning, so that an
@@ -21,115 +22,125 @@ export const CODEX_SUMMARY_VERSION = 5
 
 const nullableString = z.string().nullable()
 
-const transcriptTailSchema: z.ZodType<TranscriptTail> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('none') }),
-  z.object({ kind: z.literal('prompt'), at: z.string() }),
-  z.object({ kind: z.literal('tool_result'), at: z.string() }),
+const transcriptTailSchema: z.ZodType<TranscriptTail> = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('none') }),
+    z.object({ kind: z.literal('prompt'), at: z.string() }),
+    z.object({ kind: z.literal('tool_result'), at: z.string() }),
+    z.object({
+      kind: z.literal('tool_pending'),
+      at: z.string(),
+      toolName: z.string(),
+      toolUseId: z.string(),
+      detail: nullableString,
+      description: nullableString,
+    }),
+    z.object({ kind: z.literal('reply'), at: z.string() }),
+    z.object({ kind: z.literal('turn_end'), at: z.string() }),
+    z.object({ kind: z.literal('interrupted'), at: z.string() }),
+    z.object({
+      kind: z.literal('api_error'),
+      at: z.string(),
+      message: z.string(),
+      errorClass: nullableString,
+      status: z.number().nullable(),
+      since: z.string(),
+    }),
+    z.object({
+      kind: z.literal('api_retry'),
+      at: z.string(),
+      message: z.string(),
+      attempt: z.number(),
+      maxRetries: z.number(),
+      status: z.number().nullable(),
+      since: z.string(),
+    }),
+  ]),
+)
+
+const commandStreakRecordSchema = lazySchema(() =>
   z.object({
-    kind: z.literal('tool_pending'),
-    at: z.string(),
-    toolName: z.string(),
-    toolUseId: z.string(),
-    detail: nullableString,
-    description: nullableString,
-  }),
-  z.object({ kind: z.literal('reply'), at: z.string() }),
-  z.object({ kind: z.literal('turn_end'), at: z.string() }),
-  z.object({ kind: z.literal('interrupted'), at: z.string() }),
-  z.object({
-    kind: z.literal('api_error'),
-    at: z.string(),
-    message: z.string(),
-    errorClass: nullableString,
-    status: z.number().nullable(),
+    command: z.string(),
+    digest: z.string(),
+    runs: z.number(),
+    failures: z.number(),
     since: z.string(),
+    pendingId: nullableString,
   }),
+)
+
+const turnSchema = lazySchema(() =>
   z.object({
-    kind: z.literal('api_retry'),
-    at: z.string(),
-    message: z.string(),
-    attempt: z.number(),
-    maxRetries: z.number(),
-    status: z.number().nullable(),
-    since: z.string(),
+    prompt: nullableString,
+    startedAt: z.string(),
+    reply: nullableString,
+    replyAt: nullableString,
   }),
-])
-
-const commandStreakRecordSchema = z.object({
-  command: z.string(),
-  digest: z.string(),
-  runs: z.number(),
-  failures: z.number(),
-  since: z.string(),
-  pendingId: nullableString,
-})
-
-const turnSchema = z.object({
-  prompt: nullableString,
-  startedAt: z.string(),
-  reply: nullableString,
-  replyAt: nullableString,
-})
-const completedTurnSchema = turnSchema.extend({
-  endedAt: z.string(),
-  durationMs: z.number().nullable(),
-})
-
-const encodedTranscriptSchema = z.object({
-  sessionId: z.string(),
-  path: z.string(),
-  cwd: nullableString,
-  branch: nullableString,
-  version: nullableString,
-  entrypoint: nullableString,
-  firstActivity: nullableString,
-  lastActivity: nullableString,
-  usage: z.object({
-    totals: tokenUsageSchema,
-    messages: z.number(),
-    /** `[id, input, output, cache_read, cache_creation]` of the last responses (see PERSISTED_USAGE_IDS). */
-    recent: z.array(z.tuple([z.string(), z.number(), z.number(), z.number(), z.number()])),
+)
+const completedTurnSchema = lazySchema(() =>
+  turnSchema.extend({
+    endedAt: z.string(),
+    durationMs: z.number().nullable(),
   }),
-  lastPrompt: nullableString,
-  title: nullableString,
-  customTitle: nullableString,
-  subagentIds: z.array(z.string()),
-  turns: z.number(),
-  todos: z.array(taskItemSchema).nullable(),
-  transcriptTasks: z.array(taskItemSchema).nullable(),
-  taskCalls: z.array(
-    z.tuple([
-      z.string(),
-      z.union([
-        z.object({ kind: z.literal('create'), subject: z.string() }),
-        z.object({
-          kind: z.literal('update'),
-          taskId: z.string(),
-          status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).nullable(),
-          subject: nullableString,
-        }),
+)
+
+const encodedTranscriptSchema = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    path: z.string(),
+    cwd: nullableString,
+    branch: nullableString,
+    version: nullableString,
+    entrypoint: nullableString,
+    firstActivity: nullableString,
+    lastActivity: nullableString,
+    usage: z.object({
+      totals: tokenUsageSchema,
+      messages: z.number(),
+      /** `[id, input, output, cache_read, cache_creation]` of the last responses (see PERSISTED_USAGE_IDS). */
+      recent: z.array(z.tuple([z.string(), z.number(), z.number(), z.number(), z.number()])),
+    }),
+    lastPrompt: nullableString,
+    title: nullableString,
+    customTitle: nullableString,
+    subagentIds: z.array(z.string()),
+    turns: z.number(),
+    todos: z.array(taskItemSchema).nullable(),
+    transcriptTasks: z.array(taskItemSchema).nullable(),
+    taskCalls: z.array(
+      z.tuple([
+        z.string(),
+        z.union([
+          z.object({ kind: z.literal('create'), subject: z.string() }),
+          z.object({
+            kind: z.literal('update'),
+            taskId: z.string(),
+            status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).nullable(),
+            subject: nullableString,
+          }),
+        ]),
       ]),
-    ]),
-  ),
-  taskMoves: z.array(taskMoveSchema),
-  todoMoves: z.array(taskMoveSchema),
-  tail: transcriptTailSchema,
-  pendingToolUses: z.array(
-    z.tuple([
-      z.string(),
-      z.object({ name: z.string(), detail: nullableString, description: nullableString }),
-    ]),
-  ),
-  pendingCommand: nullableString,
-  openTurn: turnSchema.nullable(),
-  lastTurn: completedTurnSchema.nullable(),
-  turnsCompleted: z.number(),
-  recentTurnEnds: z.array(z.string()),
-  ownerSessionId: nullableString,
-  sidechainCwd: nullableString,
-  commandStreak: commandStreakRecordSchema.nullable(),
-  corruptLines: z.number(),
-})
+    ),
+    taskMoves: z.array(taskMoveSchema),
+    todoMoves: z.array(taskMoveSchema),
+    tail: transcriptTailSchema,
+    pendingToolUses: z.array(
+      z.tuple([
+        z.string(),
+        z.object({ name: z.string(), detail: nullableString, description: nullableString }),
+      ]),
+    ),
+    pendingCommand: nullableString,
+    openTurn: turnSchema.nullable(),
+    lastTurn: completedTurnSchema.nullable(),
+    turnsCompleted: z.number(),
+    recentTurnEnds: z.array(z.string()),
+    ownerSessionId: nullableString,
+    sidechainCwd: nullableString,
+    commandStreak: commandStreakRecordSchema.nullable(),
+    corruptLines: z.number(),
+  }),
+)
 type EncodedTranscript = z.infer<typeof encodedTranscriptSchema>
 
 /**
@@ -192,25 +203,27 @@ export function reviveTranscriptSummary(data: unknown, path: string): Transcript
   }
 }
 
-const codexSummarySchema = z.object({
-  threadId: z.string(),
-  path: z.string(),
-  cwd: nullableString,
-  source: nullableString,
-  cliVersion: nullableString,
-  startedAt: nullableString,
-  lastActivity: nullableString,
-  turns: z.number(),
-  inTurn: z.boolean(),
-  lastAgentMessage: nullableString,
-  firstUserMessage: nullableString,
-  lastUserMessage: nullableString,
-  tokens: tokenUsageSchema,
-  branch: nullableString,
-  commandStreak: commandStreakRecordSchema.nullable(),
-  turnError: z.object({ message: z.string(), at: nullableString }).nullable(),
-  corruptLines: z.number(),
-})
+const codexSummarySchema = lazySchema(() =>
+  z.object({
+    threadId: z.string(),
+    path: z.string(),
+    cwd: nullableString,
+    source: nullableString,
+    cliVersion: nullableString,
+    startedAt: nullableString,
+    lastActivity: nullableString,
+    turns: z.number(),
+    inTurn: z.boolean(),
+    lastAgentMessage: nullableString,
+    firstUserMessage: nullableString,
+    lastUserMessage: nullableString,
+    tokens: tokenUsageSchema,
+    branch: nullableString,
+    commandStreak: commandStreakRecordSchema.nullable(),
+    turnError: z.object({ message: z.string(), at: nullableString }).nullable(),
+    corruptLines: z.number(),
+  }),
+)
 
 /** A Codex summary is plain data already. */
 export function encodeCodexSummary(summary: CodexRolloutSummary): CodexRolloutSummary {
