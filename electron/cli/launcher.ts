@@ -12,6 +12,7 @@
 import {
   closeSync,
   existsSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -83,37 +84,50 @@ function writeCache(script: Script): void {
   }
 }
 
+/** How Node wraps a CommonJS module's code, so the bundle runs as if `require`d. */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {'
+const WRAPPER_TAIL = '\n})'
+
 /**
- * The file as Latin-1 text, read through one small buffer. Not `readFileSync`: its buffer the size of the
- * bundle (700 KB) was malloc'd, mapped and freed, and glibc then raises its threshold for mapping
- * allocations to that size for the rest of the process, so the many mid-sized buffers of a cold index
- * stayed in malloc's arenas after they were freed: a first `navi status` over 1 GiB of transcripts
- * peaked 15-20 MB higher (bench/index-corpus.ts, the rows built as the CLI ships).
+ * The bundle wrapped as a CommonJS module, as Latin-1 text made in one piece: the file is read into a
+ * buffer that already holds the wrapper around it, and decoded once. Reading it in parts, joining them and
+ * wrapping the result made three copies of its 750 KB (2.2 MB of the 24 MB a warm `navi status` over 500
+ * sessions allocates, all of it for the collector to copy or sweep).
+ *
+ * The buffer is kept for the life of the process. Freeing one that size would raise glibc's threshold for
+ * mapping allocations to it, after which the many mid-sized buffers of a cold index stay in malloc's
+ * arenas when freed: a first `navi status` over 1 GiB of transcripts peaked 15-20 MB higher that way
+ * (bench/index-corpus.ts, the rows built as the CLI ships).
  */
-function readLatin1(file: string): string {
+function readWrapped(file: string): string {
   const fd = openSync(file, 'r')
   try {
-    const buffer = Buffer.allocUnsafe(64 * 1024)
-    const parts: string[] = []
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer))
-      parts.push(buffer.toString('latin1', 0, n))
-    return parts.join('')
+    const size = fstatSync(fd).size
+    const buffer = Buffer.allocUnsafeSlow(WRAPPER_HEAD.length + size + WRAPPER_TAIL.length)
+    keptForLife.push(buffer)
+    let end = buffer.write(WRAPPER_HEAD, 0, 'latin1')
+    const codeEnd = end + size
+    while (end < codeEnd) {
+      const n = readSync(fd, buffer, end, codeEnd - end, null)
+      if (n === 0) break
+      end += n
+    }
+    end += buffer.write(WRAPPER_TAIL, end, 'latin1')
+    return buffer.toString('latin1', 0, end)
   } finally {
     closeSync(fd)
   }
 }
 
+/** Buffers never freed, for glibc's sake (readWrapped). */
+const keptForLife: Buffer[] = []
+;(globalThis as Record<symbol, unknown>)[Symbol.for('navi.cli.keptBuffers')] = keptForLife
+
 const cachedData = readCache()
-// Kept for the life of the process, for the same reason as readLatin1: freeing it would raise glibc's
-// mapping threshold to its size (800 KB).
-;(globalThis as Record<symbol, unknown>)[Symbol.for('navi.cli.codeCacheBytes')] = cachedData
+if (cachedData) keptForLife.push(cachedData)
 // The build keeps the bundle ASCII (scripts/cli-bundle.ts): read as Latin-1, it is the same text, decoded
 // faster, into a one-byte string.
-const source = readLatin1(codeFile)
-const script = new Script(
-  `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-  { filename: codeFile, cachedData },
-)
+const script = new Script(readWrapped(codeFile), { filename: codeFile, cachedData })
 if (cachedData) state.status = script.cachedDataRejected ? 'rejected' : 'used'
 
 if (state.status === 'absent' || state.status === 'rejected') {
