@@ -10,6 +10,7 @@
  * the older single-object layout) is validated entry by entry, and a bad entry is only that file read
  * again.
  */
+import { isAscii } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -152,7 +153,10 @@ async function readIndex(
       // Hashed as bytes, as written: no second copy of the text to encode.
       const body = bytes.subarray(split + 1)
       const trusted = createHash('sha256').update(body).digest('hex') === header.data.sha256
-      return { files: collect(JSON.parse(body.toString('utf8')), trusted), trusted }
+      // What a Navi writes is ASCII (writeIndex; older ones wrote UTF-8). ASCII decoded as Latin-1 is the
+      // same text, without UTF-8's checks, and past a megabyte Node keeps it outside the JavaScript heap.
+      const text = body.toString(isAscii(body) ? 'latin1' : 'utf8')
+      return { files: collect(JSON.parse(text), trusted), trusted }
     }
     const v1 = indexV1Schema.safeParse(head)
     if (!v1.success || v1.data.summaryVersion !== summaryVersion) return empty
