@@ -154,6 +154,34 @@ describe('snapshot store', () => {
     expect(await readFile(broken, 'utf8')).toBe('{"name": "brok')
   })
 
+  it('validates a sealed file edited by hand, as any other', async () => {
+    const store = createSnapshotStore(dir)
+    await store.save(snapshot('/work/a/app', 'app'))
+    await store.save(snapshot('/work/b/api', 'api'))
+    const fileOf = (projectDir: string, name: string) =>
+      join(dir, `${name}-${projectDirHash(projectDir)}.json`)
+    const sealed = await readFile(fileOf('/work/a/app', 'app'), 'utf8')
+    expect(sealed.startsWith('{\n  "$navi": "')).toBe(true)
+    // Still a valid snapshot after the edit: loaded, as validated.
+    await writeFile(fileOf('/work/a/app', 'app'), sealed.replace('"abc123"', '"def456"'))
+    // No longer one: skipped with the reason, though its seal was once right.
+    const api = await readFile(fileOf('/work/b/api', 'api'), 'utf8')
+    await writeFile(fileOf('/work/b/api', 'api'), api.replace('"dirty": false', '"dirty": "no"'))
+
+    const loaded = await createSnapshotStore(dir).loadAll()
+    expect(loaded.get('/work/a/app')?.head_sha).toBe('def456')
+    expect(loaded.get('/work/a/app')).not.toHaveProperty('$navi')
+    expect(loaded.has('/work/b/api')).toBe(false)
+    const reloaded = createSnapshotStore(dir)
+    await reloaded.loadAll()
+    expect(
+      reloaded
+        .errors()
+        .map((e) => e.message)
+        .join(),
+    ).toContain('dirty')
+  })
+
   it('keeps the newest when two files name the same directory', async () => {
     await mkdir(dir, { recursive: true })
     const older = snapshot('/work/a/app', 'app', '2025-06-01T00:00:00.000Z')

@@ -12,6 +12,7 @@ import { projectSnapshotSchema, type ProjectSnapshot } from '../../../shared/sch
 import { readRegularTextSync } from './safe-read.ts'
 import { writeFileSafely, writeSmallFileSafely } from './safe-write.ts'
 import { errorText } from '../../../shared/log.ts'
+import { sealedSnapshotText, unsealedSnapshot } from '../core/snapshot-seal.ts'
 import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** One project's snapshot is a few KB; anything this large is not one. @default 16 MiB */
@@ -110,8 +111,18 @@ export function createSnapshotStore(dir: string): SnapshotStore {
    * Read synchronously: small files, each four trips through the thread pool when read asynchronously
    * (dozens of snapshots were a tenth of a `navi status`); the engine loads them once per start.
    */
-  const readJson = (file: string): unknown =>
-    JSON.parse(readRegularTextSync(file, { maxBytes: SNAPSHOT_MAX_BYTES }))
+  const readText = (file: string): string =>
+    readRegularTextSync(file, { maxBytes: SNAPSHOT_MAX_BYTES })
+  const readJson = (file: string): unknown => JSON.parse(readText(file))
+
+  /** A snapshot file: as it was sealed (core/snapshot-seal.ts), else validated. */
+  const readSnapshot = (file: string) => {
+    const text = readText(file)
+    const sealed = unsealedSnapshot(text)
+    return sealed
+      ? { success: true as const, data: sealed }
+      : projectSnapshotSchema.safeParse(JSON.parse(text))
+  }
 
   return {
     errors: () => (metaError ? [...lastErrors, metaError] : lastErrors),
@@ -129,9 +140,9 @@ export function createSnapshotStore(dir: string): SnapshotStore {
       }
       for (const name of fileNames.sort()) {
         const file = join(dir, name)
-        let parsed: ReturnType<typeof projectSnapshotSchema.safeParse>
+        let parsed: ReturnType<typeof readSnapshot>
         try {
-          parsed = projectSnapshotSchema.safeParse(readJson(file))
+          parsed = readSnapshot(file)
         } catch (err) {
           errors.push({ file, message: `unreadable snapshot: ${errorText(err)}` })
           continue
@@ -155,9 +166,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
       const name = snapshotFileName(snapshot)
       // Atomic, not synced: a snapshot lost to a power cut (not to a crash: the page cache outlives the
       // process) only makes the next start diff from an older one, whose events the log already has.
-      await writeSmallFileSafely(join(dir, name), `${JSON.stringify(snapshot, null, 2)}\n`, {
-        fsync: false,
-      })
+      await writeSmallFileSafely(join(dir, name), sealedSnapshotText(snapshot), { fsync: false })
       const hash = projectDirHash(snapshot.project_dir)
       const index = await names()
       for (const stale of index.get(hash) ?? []) {
