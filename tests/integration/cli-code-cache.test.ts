@@ -4,14 +4,24 @@
  * another build, an unwritable cache folder or NAVI_NO_CODE_CACHE=1 never change an answer, and
  * `navi doctor` says what happened.
  */
-import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { doctorOutputSchema } from '../../shared/schemas/cli.ts'
 import { waitUntil } from '../support/wait.ts'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
+import { NAVI_CLI_CODE_FILE } from '../../scripts/cli-bundle.ts'
+import { defaultConfig } from '../../electron/engine/core/config.ts'
 
 /** Real sessions to answer about, where the corpus is (../shared/corpus); an empty config dir elsewhere. */
 const CORPUS_CLAUDE = resolve(
@@ -79,6 +89,14 @@ async function codeCacheCheck(env: NaviEnv) {
 }
 
 describe('the built CLI’s code cache', () => {
+  it('carries the configuration’s defaults, computed from the schema when it was built', () => {
+    const code = readFileSync(join(dirname(bundle.file), NAVI_CLI_CODE_FILE), 'latin1')
+    const json = JSON.stringify(defaultConfig())
+    // However esbuild quotes the string: as it is, or with its double quotes escaped.
+    expect(code.includes(json) || code.includes(JSON.stringify(json).slice(1, -1))).toBe(true)
+    expect(code).not.toContain('__NAVI_DEFAULT_CONFIG_JSON__')
+  })
+
   it('is written by the first command, used by the next, and the answers are the same', async () => {
     const env = await envWithSessions()
     const first = await sessionsAnswer(env)
