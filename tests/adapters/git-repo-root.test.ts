@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRepoRootCache } from '../../electron/engine/adapters/git-repo-root.ts'
+import { createRepoRootCache, locateRepo } from '../../electron/engine/adapters/git-repo-root.ts'
 import { createRepoTrust } from '../../electron/engine/adapters/git-trust.ts'
 import { FIXTURE_GIT_ENV } from '../support/repo-fixture.ts'
 
@@ -70,5 +70,42 @@ describe('createRepoRootCache', () => {
     expect(cache.find(folder)).toEqual(found)
     cache.invalidate(folder)
     expect(cache.find(folder)).toBeNull()
+  })
+
+  it('cwds under shared folders find what a walk from each alone finds, nested repositories too', async () => {
+    const base = await scratch()
+    const repo = join(base, 'repo')
+    for (const dir of ['repo/a/b', 'repo/nested/x', 'plain/y'])
+      await mkdir(join(base, dir), { recursive: true })
+    await gitInit(repo)
+    await gitInit(join(repo, 'nested'))
+    const cwds = [
+      'repo/a/b',
+      'repo/nested/x',
+      'repo/a',
+      'repo/gone/deep',
+      'repo/nested',
+      'plain/y',
+      'plain/gone',
+      'repo',
+    ].map((dir) => join(base, dir))
+    const alone = cwds.map((cwd) => locateRepo(cwd)?.workTree ?? null)
+    expect(alone.filter((tree) => tree === join(repo, 'nested'))).toHaveLength(2)
+    for (const order of [cwds, [...cwds].reverse()]) {
+      const { cache } = cacheWithClock(5_000)
+      const found = new Map(order.map((cwd) => [cwd, cache.find(cwd)?.workTree ?? null]))
+      expect(cwds.map((cwd) => found.get(cwd))).toEqual(alone)
+    }
+  })
+
+  it('a repository made above a folder walked a moment ago is found on its next look', async () => {
+    const base = await scratch()
+    const folder = join(base, 'p', 'q')
+    await mkdir(folder, { recursive: true })
+    const { cache, advance } = cacheWithClock(5_000)
+    expect(cache.find(folder)).toBeNull()
+    await gitInit(join(base, 'p'))
+    advance(5_000)
+    expect(cache.find(folder)?.root).toBe(await realpath(join(base, 'p')))
   })
 })

@@ -30,33 +30,47 @@ export interface RepoLocation {
  * the `.git` file points nowhere (git itself refuses such a directory). Whether git may run there is
  * another question (git-trust.ts); `findRepoRoot` asks it.
  */
-export function locateRepo(cwd: string, env: NodeJS.ProcessEnv = process.env): RepoLocation | null {
+export function locateRepo(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  walked?: Map<string, RepoLocation | null>,
+): RepoLocation | null {
   // A cwd that is not absolute here (a Windows path in a copied transcript, an anonymised one) names no
   // directory of this machine: resolving it would file the session under wherever Navi runs.
   if (!isAbsolute(cwd)) return null
   let dir = resolve(cwd)
   const ceilings = ceilingDirectories(env)
   const acrossFilesystems = /^(1|true|yes|on)$/i.test(env.GIT_DISCOVERY_ACROSS_FILESYSTEM ?? '')
+  // What a walk from a folder finds depends on that folder alone: every folder this one passed through
+  // finds the same, which `walked` keeps for the next cwd under them.
+  const passed: string[] = []
+  const found = (location: RepoLocation | null): RepoLocation | null => {
+    if (walked) for (const folder of passed) walked.set(folder, location)
+    return location
+  }
   // Asked only on the way up: most cwds have their `.git` right there.
   let device: number | null | undefined
   for (;;) {
+    const known = walked?.get(dir)
+    if (known !== undefined) return found(known)
+    passed.push(dir)
     const dotGit = join(dir, '.git')
     const kind = entryKind(dotGit)
     if (kind === 'dir' && existsSync(join(dotGit, 'HEAD'))) {
-      return {
+      return found({
         root: real(dir),
         gitDir: dotGit,
         commonDir: dotGit,
         isWorktree: false,
         workTree: dir,
-      }
+      })
     }
-    if (kind === 'file') return followGitFile(dir, dotGit)
+    if (kind === 'file') return found(followGitFile(dir, dotGit))
     const parent = dirname(dir)
-    if (parent === dir || ceilings.has(parent)) return null
+    if (parent === dir || ceilings.has(parent)) return found(null)
     if (device === undefined) device = deviceOf(dir)
     const parentDevice = deviceOf(parent)
-    if (!acrossFilesystems && device !== null && parentDevice !== device) return null
+    if (!acrossFilesystems && device !== null && parentDevice !== device) return found(null)
     device = parentDevice
     dir = parent
   }
@@ -121,6 +135,13 @@ export function createRepoRootCache(
   const memo = new Map<string, RepoLocation | null>()
   /** When each cwd was last found to be in no repository. */
   const noRepoAt = new Map<string, number>()
+  /**
+   * What walks up from each folder found a moment ago: the cwds of one cycle share their parents (a
+   * start over 78 cwds of projects since deleted stat'ed their common parents 78 times). Kept for
+   * WALK_MEMO_MS, so a repository created above them is seen as soon as the folder is asked again.
+   */
+  let walked = new Map<string, RepoLocation | null>()
+  let walkedAt = -Infinity
   const stale = (key: string): boolean =>
     clock() - (noRepoAt.get(key) ?? 0) >= recheckMs && existsSync(key)
   return {
@@ -130,7 +151,11 @@ export function createRepoRootCache(
       const key = resolve(cwd)
       let location = memo.get(key)
       if (location === undefined || (location === null && stale(key))) {
-        location = locateRepo(key)
+        if (clock() - walkedAt > WALK_MEMO_MS) {
+          walked = new Map()
+          walkedAt = clock()
+        }
+        location = locateRepo(key, process.env, walked)
         memo.set(key, location)
         if (location === null) noRepoAt.set(key, clock())
         else noRepoAt.delete(key)
@@ -138,6 +163,7 @@ export function createRepoRootCache(
       return location !== null && trust.check(location).trusted ? location : null
     },
     invalidate(cwd) {
+      walked = new Map()
       if (cwd === undefined) {
         memo.clear()
         noRepoAt.clear()
@@ -152,6 +178,9 @@ export function createRepoRootCache(
 
 /** How long "no repository here" is believed before the folder is looked at again. */
 export const NO_REPO_RECHECK_MS = 5_000
+
+/** How long a walk up from a folder is believed for the next cwds under it (a cycle's burst of them). */
+export const WALK_MEMO_MS = 1_000
 
 const defaultCache = createRepoRootCache()
 
