@@ -11,6 +11,7 @@ import { readFileSync, rmSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions, type Plugin } from 'esbuild'
+import { defaultConfig } from '../electron/engine/core/config.ts'
 
 /** CommonJS libraries inside an ES module still look for `require`, `__filename` and `__dirname`. */
 const COMMONJS_GLOBALS = [
@@ -125,6 +126,11 @@ async function bundleWithCodeCache(opts: {
     ...SHARED,
     entryPoints: [{ in: opts.entry, out: codeFile.replace(/\.cjs$/, '') }],
     ...AS_COMMONJS,
+    define: {
+      ...AS_COMMONJS.define,
+      // The configuration's defaults, computed from its schema here rather than on every command.
+      __NAVI_DEFAULT_CONFIG_JSON__: JSON.stringify(JSON.stringify(defaultConfig())),
+    },
     outdir,
     logLevel,
   })
