@@ -1,5 +1,6 @@
 /** `navi brief` (one PM run now) and the PM half of `navi watch`'s printing. */
-import { createNaviRuntime, type EnginePaths, type Pm } from '../runtime/index.ts'
+import type { EnginePaths, Pm } from '../runtime/index.ts'
+import { createCliRuntime } from './cli-runtime.ts'
 import { formatAnswer, formatBriefing } from './format-briefing.ts'
 import { printErr, printJson, printOut, type Print } from './output.ts'
 
@@ -8,7 +9,7 @@ import { printErr, printJson, printOut, type Print } from './output.ts'
  * stale) or `claude` is missing, so scripts can tell.
  */
 export async function briefCommand(paths: EnginePaths, print: Print): Promise<number> {
-  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: true })
+  const runtime = await createCliRuntime({ paths, mode: 'once', pm: true })
   try {
     await runtime.start()
     const pm = runtime.pm as Pm
@@ -34,7 +35,7 @@ export async function askCommand(
   json: boolean,
   print: Print,
 ): Promise<number> {
-  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: true })
+  const runtime = await createCliRuntime({ paths, mode: 'once', pm: true })
   try {
     await runtime.start()
     if (process.stderr.isTTY) process.stderr.write('PM: thinking…')

@@ -16,6 +16,24 @@ export interface CodeCacheState {
   error: string | null
   /** Writes it now rather than at exit (absent or rejected only). */
   write?: () => void
+  /** How far into the CLI this run went (CODE_CACHE_SCOPE): what it compiled, the cache holds. */
+  scope: number
+  /** How far the run that wrote the cache went; null without one. */
+  cachedScope: number | null
+}
+
+/**
+ * How far into the CLI a run went, widening: the help alone, a command (which may only ask a running
+ * Navi), the engine. A cache holds what its writer compiled, and V8 compiles the rest on every run: a
+ * cache written by a first `navi --help` made each later `navi status` 16 ms slower, for good. A run that
+ * goes further than the cache's writer writes it anew (launcher.ts), at most twice per build.
+ */
+export const CODE_CACHE_SCOPE = { help: 0, command: 1, engine: 2 } as const
+
+/** Says this run went as far as `scope` (never narrows it). */
+export function widenCodeCacheScope(scope: number): void {
+  const state = codeCacheState()
+  if (state && state.scope < scope) state.scope = scope
 }
 
 export function codeCacheState(): CodeCacheState | null {

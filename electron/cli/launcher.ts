@@ -27,7 +27,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 import { resolvePaths } from '../runtime/paths.ts'
-import { CODE_CACHE_STATE, type CodeCacheState } from './code-cache-state.ts'
+import { CODE_CACHE_SCOPE, CODE_CACHE_STATE, type CodeCacheState } from './code-cache-state.ts'
 
 /** A hash of the CLI bundle, set by the build (scripts/cli-bundle.ts): a new build never reads an old cache. */
 declare const __NAVI_CLI_BUILD__: string
@@ -45,17 +45,36 @@ const cacheFile = join(
   `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-${process.version}-${process.arch}.bin`,
 )
 
-const state: CodeCacheState = { file: cacheFile, status: 'off', error: null }
+const state: CodeCacheState = {
+  file: cacheFile,
+  status: 'off',
+  error: null,
+  scope: CODE_CACHE_SCOPE.help,
+  cachedScope: null,
+}
 ;(globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE] = state
 
+/**
+ * A cache file: this header, then V8's bytes. The header says how far the run that wrote it went
+ * (CODE_CACHE_SCOPE), so that a run going further writes it anew.
+ */
+const HEADER = Buffer.from('NAVICC1\0', 'latin1')
+const HEADER_BYTES = HEADER.length + 1
+
+/** The file's V8 bytes; `cachedScope` set. A file without the header is V8's to refuse. */
 function readCache(): Buffer | undefined {
   if (process.env.NAVI_NO_CODE_CACHE === '1') return undefined
+  let file: Buffer
   try {
-    return readFileSync(cacheFile)
+    file = readFileSync(cacheFile)
   } catch {
     state.status = 'absent'
     return undefined
   }
+  keptForLife.push(file)
+  if (file.length <= HEADER_BYTES || !file.subarray(0, HEADER.length).equals(HEADER)) return file
+  state.cachedScope = file[HEADER.length] ?? null
+  return file.subarray(HEADER_BYTES)
 }
 
 /**
@@ -69,7 +88,7 @@ function writeCache(script: Script): void {
     const data = script.createCachedData()
     mkdirSync(cacheDir, { recursive: true })
     const temp = `${cacheFile}.${process.pid}.tmp`
-    writeFileSync(temp, data, { mode: 0o600 })
+    writeFileSync(temp, Buffer.concat([HEADER, Buffer.of(state.scope), data]), { mode: 0o600 })
     renameSync(temp, cacheFile)
     // Caches of other builds are dead weight; another Node's cache of this build is still used by it.
     const thisBuild = `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-`
@@ -78,6 +97,7 @@ function writeCache(script: Script): void {
         rmSync(join(cacheDir, name), { force: true })
     }
     state.status = 'written'
+    state.cachedScope = state.scope
   } catch (error) {
     state.status = 'unwritable'
     state.error = error instanceof Error ? error.message : String(error)
@@ -119,25 +139,25 @@ function readWrapped(file: string): string {
   }
 }
 
-/** Buffers never freed, for glibc's sake (readWrapped). */
+/** Buffers never freed, for glibc's sake (readWrapped, readCache). */
 const keptForLife: Buffer[] = []
 ;(globalThis as Record<symbol, unknown>)[Symbol.for('navi.cli.keptBuffers')] = keptForLife
 
 const cachedData = readCache()
-if (cachedData) keptForLife.push(cachedData)
 // The build keeps the bundle ASCII (scripts/cli-bundle.ts): read as Latin-1, it is the same text, decoded
 // faster, into a one-byte string.
 const script = new Script(readWrapped(codeFile), { filename: codeFile, cachedData })
 if (cachedData) state.status = script.cachedDataRejected ? 'rejected' : 'used'
 
-if (state.status === 'absent' || state.status === 'rejected') {
-  state.write = () => writeCache(script)
-  // After the command, so the cache holds every function it compiled, not only the top level (unless
-  // `navi doctor` wrote it already, to say whether it can).
-  process.once('exit', () => {
-    if (state.status === 'absent' || state.status === 'rejected') writeCache(script)
-  })
-}
+if (state.status === 'absent' || state.status === 'rejected') state.write = () => writeCache(script)
+// After the command, so the cache holds every function it compiled, not only the top level (unless
+// `navi doctor` wrote it already, to say whether it can). A cache used is written anew when this run
+// went further into the CLI than the one that wrote it (a first `navi --help`, then `navi status`).
+process.once('exit', () => {
+  const missing = state.status === 'absent' || state.status === 'rejected'
+  const narrower = state.status === 'used' && state.scope > (state.cachedScope ?? -1)
+  if (missing || narrower) writeCache(script)
+})
 
 const module = { exports: {} }
 const run = script.runInThisContext() as (...args: unknown[]) => void

@@ -5,6 +5,7 @@ import { USAGE } from './usage.ts'
 import { parseCommandLine, type CommandLine } from './command-line.ts'
 import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
 import { allEvents, openReader, readOnce } from './reader.ts'
+import { createCliRuntime } from './cli-runtime.ts'
 import { parsePort } from './serve/parse-port.ts'
 import {
   createErrorEcho,
@@ -214,8 +215,7 @@ async function runCommand({ values, positionals }: CommandLine): Promise<number>
       )
     case 'doctor': {
       const { runDoctor } = await import('./doctor.ts')
-      const { createNaviRuntime } = await import('../runtime/index.ts')
-      const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
+      const runtime = await createCliRuntime({ paths, mode: 'once', pm: false })
       try {
         const report = await runDoctor(paths, runtime.engine)
         print(report, formatDoctor(report))
@@ -233,8 +233,7 @@ async function runCommand({ values, positionals }: CommandLine): Promise<number>
 async function watch(paths: EnginePaths, json: boolean, withPm: boolean): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after "ready" (or during start-up) stops cleanly.
   const stopSignal = untilStopSignal()
-  const { createNaviRuntime } = await import('../runtime/index.ts')
-  const runtime = await createNaviRuntime({ paths, mode: 'live', pm: withPm })
+  const runtime = await createCliRuntime({ paths, mode: 'live', pm: withPm })
   const echoErrors = createErrorEcho('navi watch')
   runtime.engine.subscribe((events, state) => {
     for (const event of events) {

@@ -4,6 +4,7 @@
  */
 import { exitCodeOfOutput, handleOutputErrors, printErr, printOut } from './output.ts'
 import { asksForHelp, USAGE } from './usage.ts'
+import { CODE_CACHE_SCOPE, widenCodeCacheScope } from './code-cache-state.ts'
 
 const argv = process.argv.slice(2)
 handleOutputErrors()
@@ -19,6 +20,7 @@ async function main(): Promise<number> {
   // A command that answers and exits parses each shape a few hundred times at most: zod compiling a
   // parser per object schema the first time (its `new Function` fast path) costs it more than it saves.
   // Set before the schemas are made (main.ts), since each decides at its construction.
+  widenCodeCacheScope(CODE_CACHE_SCOPE.command)
   const command = argv.find((arg) => !arg.startsWith('-'))
   if (!LONG_RUNNING.has(command ?? '')) (await import('zod')).config({ jitless: true })
   const { runCli } = await import('./main.ts')

@@ -9,6 +9,7 @@ import type { EnginePaths } from '../runtime/paths.ts'
 import { askRunningNavi } from '../runtime/query-client.ts'
 import type { QueryChannel } from '../runtime/query-protocol.ts'
 import { printErr } from './output.ts'
+import { createCliRuntime } from './cli-runtime.ts'
 
 /** Answers read-only channels, from a running Navi or from a runtime of this process. */
 export interface Reader {
@@ -43,8 +44,7 @@ export async function openReader<C extends QueryChannel>(
   }
   if (asked.reason === 'failed')
     printErr(`navi: the running Navi did not answer (${asked.message}); reading here instead`)
-  const { createNaviRuntime } = await import('../runtime/index.ts')
-  const runtime = await createNaviRuntime({ paths, mode: 'once', pm: false })
+  const runtime = await createCliRuntime({ paths, mode: 'once', pm: false })
   const local: Reader = {
     read(channel, input) {
       const handler = runtime.handlers[channel] as (

@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises'
 import type { Task } from '../../shared/schemas/task.ts'
 import { clipText, inertBlock, inertLine } from '../../shared/text.ts'
-import { createNaviRuntime, type EnginePaths } from '../runtime/index.ts'
+import type { EnginePaths } from '../runtime/index.ts'
+import { createCliRuntime } from './cli-runtime.ts'
 import type { TaskService } from '../runtime/tasks.ts'
 import { formatAgo } from './format.ts'
 import { printErr, printOut, untilStopSignal, type Print } from './output.ts'
@@ -35,7 +36,7 @@ async function withTasks<T>(
   use: (tasks: TaskService) => Promise<T>,
   refresh = false,
 ): Promise<T> {
-  const runtime = await createNaviRuntime({
+  const runtime = await createCliRuntime({
     paths,
     mode: 'once',
     pm: false,

@@ -116,6 +116,27 @@ describe('the built CLI’s code cache', () => {
     expect(check.detail).toBe(`used: ${file}`)
   })
 
+  it('one written by `navi --help` is written anew by the first command to go further, then kept', async () => {
+    const env = await envWithSessions()
+    const cache = () => {
+      const [name] = cacheFiles(env)
+      const bytes = readFileSync(join(env.NAVI_HOME, 'cache', name ?? ''))
+      // The header: a tag, then how far into the CLI the run that wrote it went (0 help … 2 engine).
+      return { scope: bytes[8], size: bytes.length, bytes }
+    }
+    await navi(['--help'], env)
+    const help = cache()
+    expect(help.bytes.subarray(0, 8).toString('latin1')).toBe('NAVICC1\0')
+    expect(help.scope).toBe(0)
+    const expected = await sessionsAnswer(env)
+    const engine = cache()
+    expect(engine.scope).toBe(2)
+    expect(engine.size).toBeGreaterThan(help.size)
+    await navi(['--help'], env)
+    expect(await sessionsAnswer(env)).toEqual(expected)
+    expect(cache().bytes.equals(engine.bytes)).toBe(true)
+  })
+
   it('a damaged cache is refused by V8 and written anew; the command answers as before', async () => {
     const env = await envWithSessions()
     const expected = await sessionsAnswer(env)

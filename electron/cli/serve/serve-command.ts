@@ -2,7 +2,8 @@
  * `navi serve`: the runtime (engine, PM unless --no-pm, settings, contract) and the HTTP server that gives
  * the popover to a browser. Runs until SIGINT or SIGTERM, then closes everything.
  */
-import { createNaviRuntime, type EnginePaths } from '../../runtime/index.ts'
+import type { EnginePaths } from '../../runtime/index.ts'
+import { createCliRuntime } from '../cli-runtime.ts'
 import { createErrorEcho, printErr, printJson, printOut, untilStopSignal } from '../output.ts'
 import { inertLine } from '../../../shared/text.ts'
 import { openUrl } from './open-url.ts'
@@ -23,7 +24,7 @@ export { parsePort } from './parse-port.ts'
 export async function serveCommand(paths: EnginePaths, opts: ServeOptions): Promise<number> {
   // Listening before anything is printed: a Ctrl-C right after the URL (or during start-up) stops cleanly.
   const stopSignal = untilStopSignal()
-  const runtime = await createNaviRuntime({
+  const runtime = await createCliRuntime({
     paths,
     mode: 'live',
     pm: opts.withPm,

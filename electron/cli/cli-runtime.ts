@@ -1,0 +1,12 @@
+/**
+ * The runtime as a CLI command makes it: the same `createNaviRuntime`, loaded at the first use, and the
+ * built CLI's code cache told that this run went as far as the engine (code-cache-state.ts).
+ */
+import type { NaviRuntime, NaviRuntimeOptions } from '../runtime/index.ts'
+import { CODE_CACHE_SCOPE, widenCodeCacheScope } from './code-cache-state.ts'
+
+export async function createCliRuntime(opts: NaviRuntimeOptions): Promise<NaviRuntime> {
+  widenCodeCacheScope(CODE_CACHE_SCOPE.engine)
+  const { createNaviRuntime } = await import('../runtime/index.ts')
+  return createNaviRuntime(opts)
+}
