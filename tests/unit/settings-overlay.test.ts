@@ -5,7 +5,7 @@ import {
   pickOverrides,
   type SettingsOverrides,
 } from '../../electron/engine/core/settings-overlay.ts'
-import { settingsSchema } from '../../shared/schemas/settings.ts'
+import { parseSettings, settingsSchema } from '../../shared/schemas/settings.ts'
 
 describe('applySettingsOverrides', () => {
   const base = { ...defaultConfig(), pollIntervalMs: 45_000 }
@@ -47,5 +47,9 @@ describe('pickOverrides', () => {
       batch_window: 90,
     })
     expect(pickOverrides(settings)).toEqual({ model: 'opus', batch_window: 90 })
+  })
+
+  it('finds none in the defaults (a missing settings.json is read as no overrides, unparsed)', () => {
+    expect(pickOverrides(parseSettings({}).settings)).toEqual({})
   })
 })

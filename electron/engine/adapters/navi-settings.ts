@@ -3,6 +3,7 @@
  * writer is `electron/runtime/settings-store.ts`. A bad file never breaks anything: the defaults apply
  * and the problems are reported.
  */
+import { existsSync } from 'node:fs'
 import { parseSettings, type Settings } from '../../../shared/schemas/settings.ts'
 import type { ConfigError } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
@@ -59,6 +60,9 @@ export async function readSettingsFile(paths: EnginePaths): Promise<LoadedSettin
 export async function readSettingsOverrides(
   paths: EnginePaths,
 ): Promise<{ overrides: SettingsOverrides; errors: ConfigError[] }> {
+  // Without the app there is no settings.json, and its defaults override nothing: every command would
+  // build the settings schema only to learn that (a millisecond of each).
+  if (!existsSync(naviFiles(paths).settings)) return { overrides: {}, errors: [] }
   const { settings, errors } = await readSettingsFile(paths)
   return { overrides: pickOverrides(settings), errors }
 }
