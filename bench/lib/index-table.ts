@@ -27,7 +27,7 @@ export function printIndexReport(r: IndexCorpusResult): void {
         r.ratios.coldRssVsCcusage,
       ],
       [
-        'navi warm (same NAVI_HOME)',
+        'navi warm (same NAVI_HOME, median of 5)',
         r.naviWarm.wallS,
         r.naviWarm.cpuS,
         r.naviWarm.peakRssMb,
@@ -45,7 +45,7 @@ export function printIndexReport(r: IndexCorpusResult): void {
         r.ratios.cliColdRssVsCcusage,
       ],
       [
-        'navi warm, built as the CLI ships',
+        'navi warm, built as the CLI ships (median of 5)',
         r.naviCliWarm.wallS,
         r.naviCliWarm.cpuS,
         r.naviCliWarm.peakRssMb,
