@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { isMissingFileError, readErrorText, readRegularFile } from './safe-read.ts'
+import { isMissingFileError, readErrorText, readRegularFileSync } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
 import { asciiJson } from '../core/ascii-json.ts'
 import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
@@ -137,7 +137,8 @@ async function readIndex(
   const empty: LoadedIndex = { files: new Map(), trusted: false }
   let bytes: Buffer
   try {
-    bytes = await readRegularFile(file, { maxBytes: INDEX_MAX_BYTES, into: bufferOf })
+    // Read at once: it is read once per process, and the thread pool's six trips idled the start.
+    bytes = readRegularFileSync(file, { maxBytes: INDEX_MAX_BYTES, into: bufferOf })
   } catch (error) {
     // Missing is the normal first start; anything else is worth a line: the next start is cold.
     if (!isMissingFileError(error))

@@ -147,13 +147,19 @@ export async function readRegularText(path: string, opts: SafeReadOptions): Prom
   return (await readRegularFile(path, opts)).toString('utf8')
 }
 
-/** The synchronous `readRegularText`, for the few callers that cannot wait (repository discovery). */
-export function readRegularTextSync(path: string, opts: SafeReadOptions): string {
+/**
+ * The synchronous `readRegularFile`: for the few callers that cannot wait (repository discovery), and for
+ * a file read once at start whose trips through the thread pool (open, stat, reads, close: six for the
+ * transcript index) would leave the thread idle between them.
+ */
+export function readRegularFileSync(path: string, opts: SafeReadOptions): Buffer {
   const fd = openSync(path, SAFE_OPEN_FLAGS)
   try {
     const stats = fstatSync(fd)
     assertReadable(path, stats, opts.maxBytes)
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, opts.maxBytes) + 1)
+    // One byte more than the cap: a file that grew past it since the stat is refused too.
+    const length = Math.min(stats.size, opts.maxBytes) + 1
+    const buffer = opts.into ? opts.into(length).subarray(0, length) : Buffer.allocUnsafe(length)
     let filled = 0
     while (filled < buffer.length) {
       const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled)
@@ -161,10 +167,15 @@ export function readRegularTextSync(path: string, opts: SafeReadOptions): string
       filled += bytesRead
     }
     if (filled > opts.maxBytes) throw grewPastCap(path, opts.maxBytes)
-    return buffer.toString('utf8', 0, filled)
+    return buffer.subarray(0, filled)
   } finally {
     closeSync(fd)
   }
+}
+
+/** `readRegularFileSync` decoded as UTF-8. */
+export function readRegularTextSync(path: string, opts: SafeReadOptions): string {
+  return readRegularFileSync(path, opts).toString('utf8')
 }
 
 /** True for the errors of a file that is simply not there (or a path through a non-directory). */
