@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { createJsonlTail } from '../electron/engine/adapters/jsonl-tail.ts'
 import {
   emptyTranscriptSummary,

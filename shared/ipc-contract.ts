@@ -5,7 +5,7 @@ import {
   sessionAnswerInputSchema,
   sessionReplyInputSchema,
 } from './schemas/answer.ts'
-import { z } from 'zod'
+import * as z from 'zod'
 import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
 import { engineEventSchema } from './schemas/event.ts'

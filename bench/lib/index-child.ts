@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const processStart = performance.now()
   // As the `navi` command runs any command that answers and exits (electron/cli/navi.ts): zod without
   // its compiled parsers, which cost more to build than a few hundred parses save.
-  ;(await import('zod')).config({ jitless: true })
+  ;(await import('../../electron/cli/zod-jitless.ts')).parseWithoutJit()
   const { createEngine } = await import('../../electron/engine/index.ts')
   const { resolvePaths } = await import('../../electron/engine/core/paths.ts')
   const importMs = performance.now() - processStart

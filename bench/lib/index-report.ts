@@ -1,5 +1,5 @@
 /** The corpus benchmark's numbers: what a Navi child prints, and the summary table and JSON. */
-import { z } from 'zod'
+import * as z from 'zod'
 import { CCUSAGE_VERSION, parseCcusageSession } from './ccusage.ts'
 import type { Corpus } from './corpus.ts'
 import type { ProcessRun } from './process-stats.ts'

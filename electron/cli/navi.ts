@@ -22,7 +22,7 @@ async function main(): Promise<number> {
   // Set before the schemas are made (main.ts), since each decides at its construction.
   widenCodeCacheScope(CODE_CACHE_SCOPE.command)
   const command = argv.find((arg) => !arg.startsWith('-'))
-  if (!LONG_RUNNING.has(command ?? '')) (await import('zod')).config({ jitless: true })
+  if (!LONG_RUNNING.has(command ?? '')) (await import('./zod-jitless.ts')).parseWithoutJit()
   const { runCli } = await import('./main.ts')
   return runCli(argv)
 }

@@ -32,7 +32,7 @@ import { findClaude } from './find-claude.ts'
 import { appendUsage } from './run-state-files.ts'
 import { usageLine } from './core/usage.ts'
 import { ensurePmLayout } from './storage.ts'
-import { z } from 'zod'
+import * as z from 'zod'
 import { errorText, silentLog, type Log } from '../../shared/log.ts'
 
 /** Exchanges a question carries (oldest first): enough for "and yesterday?", not a whole chat. */

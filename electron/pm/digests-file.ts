@@ -4,7 +4,7 @@
  * rest are kept.
  */
 import { readFile } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { errorText, silentLog, type Log } from '../../shared/log.ts'
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'

@@ -2,7 +2,7 @@
  * `$NAVI_HOME/pm/dismissed.json`: the attention items the user dismissed or snoozed
  * (pm/core/dismissals.ts), and the briefing as the faces show it, without them.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
 import { errorText, silentLog, type Log } from '../../shared/log.ts'
 import { parseJsonAs } from '../engine/core/parse-json.ts'

@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { BriefingState, PmRunStatus, PmTrigger } from '../../shared/schemas/briefing.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { errorText, silentLog, type Log } from '../../shared/log.ts'

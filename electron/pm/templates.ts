@@ -4,7 +4,7 @@
  * ("Memory and its budgets"): real absolute paths, explicit budgets, untrusted inbox data, least privilege.
  */
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { pmOutputSchema } from '../../shared/schemas/briefing.ts'
 import { pmMemoryFiles } from '../engine/core/paths.ts'
 import {

@@ -2,7 +2,7 @@
  * One call of the contract, whatever the transport: find the channel, check the input, run the handler,
  * check the output, and answer an `IpcResult` envelope. Never throws.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   ipcContract,
   type ContractHandlers,

@@ -1,5 +1,5 @@
 /** Answering an agent from Navi: what a face sends, and the log line every answer leaves. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { PendingRequest } from './session.ts'
 import { lazySchema } from './lazy-schema.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** A question to the PM (`navi ask`, the popover's question box). */
 export const pmQuestionSchema = z.object({ question: z.string().trim().min(1).max(2000) })

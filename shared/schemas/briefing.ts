@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { pmPatternSchema, pmSuggestionSchema } from './suggestion.ts'
 
 /** What the PM returns (the union of seeds 000 and 001), enforced with `--json-schema`. */

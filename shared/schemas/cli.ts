@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { engineEventSchema } from './event.ts'
 import { sessionSchema } from './session.ts'
 import { lazySchema } from './lazy-schema.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { DURATION_HINT, DURATION_PATTERN, parseDuration } from '../duration.ts'
 import { lazySchema } from './lazy-schema.ts'
 

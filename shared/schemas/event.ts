@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { agentKindSchema, sessionStatusSchema, troubleKindSchema } from './session.ts'
 import { lazySchema } from './lazy-schema.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { sessionSchema, sessionStatusSchema, taskCountsSchema, taskListSchema } from './session.ts'
 import { lazySchema } from './lazy-schema.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { lazySchema } from './lazy-schema.ts'
 
 /** What a session is doing, as the user cares about it. Decided in `electron/engine/core/session-status.ts`. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { durationOrZeroSchema, durationSchema, pollIntervalSchema } from './config.ts'
 import { lazySchema } from './lazy-schema.ts'
 

@@ -1,5 +1,5 @@
 /** What the PM (and Navi's own rules) suggest the developer do next, with the evidence. */
-import { z } from 'zod'
+import * as z from 'zod'
 import { lazySchema } from './lazy-schema.ts'
 
 export const suggestionKindSchema = lazySchema(() =>

@@ -4,7 +4,7 @@
  * Lifecycle (seed 004, plus `queued`): queued → running → (awaiting_clarification → running)* →
  * completed | failed | cancelled; with a plan: running → awaiting_approval → implementing → completed.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { tokenUsageSchema } from './session.ts'
 import { lazySchema } from './lazy-schema.ts'
 

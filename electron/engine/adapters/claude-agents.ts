@@ -5,7 +5,7 @@
  * read (a `sessions/` folder it may not list). At most one call per {@link AGENTS_CALL_INTERVAL_MS}.
  */
 import { loadExeca } from './execa-lazy.ts'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { LiveSessionRecord } from '../core/source-records.ts'
 import { asEpochMs, latestPlausibleMs } from '../core/json-narrow.ts'
 import { isSessionProcessAlive } from './claude-live-sessions.ts'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import { parseProcStartTime } from '../core/proc-stat.ts'
 import type { LiveSessionRecord } from '../core/source-records.ts'

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { taskStatusSchema, type TaskItem } from '../../../shared/schemas/session.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
 import type { ClaudeTaskListRecord } from '../core/source-records.ts'

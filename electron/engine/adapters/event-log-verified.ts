@@ -6,7 +6,7 @@
  */
 import { createHash, type Hash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseJson } from '../core/parse-json.ts'
 import { VERIFIED_EVENT_LINES_VERSION } from '../core/event-verified.ts'
 import { readRegularRange, readRegularTextSync } from './safe-read.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Commit, GitState, Worktree } from '../../../shared/schemas/project.ts'
 import { parseJsonAs } from './parse-json.ts'
 import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'

@@ -33,7 +33,7 @@
  * the event that decided the state is ignored, unless it is older by more than
  * {@link LATE_LINE_WINDOW_MS}, which only a clock set back explains.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { asTimestamp } from './json-narrow.ts'
 import type { HookSessionState } from './source-records.ts'
 import { appendMoves } from './task-moves.ts'

@@ -3,7 +3,7 @@
  * from its last offset instead of re-reading it. Pure. Decoding validates with zod and returns null
  * for anything that does not fit: the caller then folds that file again from byte 0.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   taskItemSchema,
   taskMoveSchema,

@@ -7,7 +7,7 @@
  * `structured_output` (the model answered text twice), so a reply is only a success once a briefing
  * validates against {@link pmOutputSchema}.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { pmOutputSchema, type PmOutput } from '../../../shared/schemas/briefing.ts'
 import { extractJsonCandidates } from './json-in-text.ts'
 
