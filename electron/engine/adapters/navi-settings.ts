@@ -3,7 +3,7 @@
  * writer is `electron/runtime/settings-store.ts`. A bad file never breaks anything: the defaults apply
  * and the problems are reported.
  */
-import { existsSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import { parseSettings, type Settings } from '../../../shared/schemas/settings.ts'
 import type { ConfigError } from '../core/config.ts'
 import { naviFiles, type EnginePaths } from '../core/paths.ts'
@@ -61,12 +61,23 @@ export async function readSettingsOverrides(
   paths: EnginePaths,
 ): Promise<{ overrides: SettingsOverrides; errors: ConfigError[] }> {
   // Without the app there is no settings.json, and its defaults override nothing: every command would
-  // build the settings schema only to learn that (a millisecond of each).
-  if (!existsSync(naviFiles(paths).settings)) return { overrides: {}, errors: [] }
+  // build the settings schema only to learn that (a millisecond of each). Anything there at all (a link
+  // that loops or leads nowhere included) is read as before, and reported as before.
+  if (nothingAt(naviFiles(paths).settings)) return { overrides: {}, errors: [] }
   const { settings, errors } = await readSettingsFile(paths)
   return { overrides: pickOverrides(settings), errors }
 }
 
 function settingsError(file: string, message: string): ConfigError {
   return { file, line: 0, message }
+}
+
+/** True when there is no entry at `path` at all; anything else (an error included) says to look. */
+function nothingAt(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined
+  } catch {
+    // Not answerable here (a folder in the way that cannot be read): the reader says what it is.
+    return false
+  }
 }
