@@ -3,9 +3,8 @@
  * marker vouches for are read as JSON alone and the rest validated, and a pin of the event schema the
  * marker's version stands for.
  */
-import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { schemaFingerprint } from '../support/schema-fingerprint.ts'
 import { parseLogText, serializeEvent } from '../../electron/engine/core/event-line.ts'
 import {
   exactEventOf,
@@ -80,8 +79,7 @@ describe('exactPrefixBytes', () => {
 
 describe('VERIFIED_EVENT_LINES_VERSION', () => {
   it('is bumped with the event schema (update both pins when it changes what a line reads as)', () => {
-    const schema = JSON.stringify(z.toJSONSchema(engineEventSchema, { io: 'input' }))
-    const fingerprint = createHash('sha256').update(schema).digest('hex').slice(0, 16)
+    const fingerprint = schemaFingerprint(engineEventSchema)
     expect({ version: VERIFIED_EVENT_LINES_VERSION, fingerprint }).toEqual({
       version: 1,
       fingerprint: '1da062466356efa6',

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { schemaFingerprint } from '../support/schema-fingerprint.ts'
 import {
   SNAPSHOT_SEAL_VERSION,
   sealedSnapshotText,
@@ -123,8 +122,7 @@ describe('sealed snapshot files', () => {
 
 describe('SNAPSHOT_SEAL_VERSION', () => {
   it('is bumped with the snapshot schema (update both pins when it changes what a file reads as)', () => {
-    const schema = JSON.stringify(z.toJSONSchema(projectSnapshotSchema, { io: 'input' }))
-    const fingerprint = createHash('sha256').update(schema).digest('hex').slice(0, 16)
+    const fingerprint = schemaFingerprint(projectSnapshotSchema)
     expect({ version: SNAPSHOT_SEAL_VERSION, fingerprint }).toEqual({
       version: 1,
       fingerprint: '044bffb8a75a452a',
