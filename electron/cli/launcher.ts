@@ -111,8 +111,8 @@ const WRAPPER_TAIL = '\n})'
 /**
  * The bundle wrapped as a CommonJS module, as Latin-1 text made in one piece: the file is read into a
  * buffer that already holds the wrapper around it, and decoded once. Reading it in parts, joining them and
- * wrapping the result made three copies of its 750 KB (2.2 MB of the 24 MB a warm `navi status` over 500
- * sessions allocates, all of it for the collector to copy or sweep).
+ * wrapping the result made three copies of the whole bundle (2.2 MB of the 24 MB a warm `navi status` over
+ * 500 sessions allocated, all of it for the collector to copy or sweep).
  *
  * The buffer is kept for the life of the process. Freeing one that size would raise glibc's threshold for
  * mapping allocations to it, after which the many mid-sized buffers of a cold index stay in malloc's

@@ -17,10 +17,11 @@ async function main(): Promise<number> {
     printOut(USAGE)
     return argv.length === 0 ? 2 : 0
   }
+  // Past the help: a code cache a help wrote is not enough for this run (code-cache-state.ts).
+  widenCodeCacheScope(CODE_CACHE_SCOPE.command)
   // A command that answers and exits parses each shape a few hundred times at most: zod compiling a
   // parser per object schema the first time (its `new Function` fast path) costs it more than it saves.
   // Set before the schemas are made (main.ts), since each decides at its construction.
-  widenCodeCacheScope(CODE_CACHE_SCOPE.command)
   const command = argv.find((arg) => !arg.startsWith('-'))
   if (!LONG_RUNNING.has(command ?? '')) (await import('./zod-jitless.ts')).parseWithoutJit()
   const { runCli } = await import('./main.ts')
