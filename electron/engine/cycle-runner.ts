@@ -61,7 +61,11 @@ export function createCycleRunner(deps: {
   return {
     async run({ force, hints, asked, poll = false }) {
       if (hints.full) folders.clear()
-      prev ??= await deps.store.loadAll()
+      if (prev === null) {
+        prev = await deps.store.loadAll()
+        // A file an older Navi wrote (or one edited by hand) is written again, sealed, by this cycle.
+        for (const dir of deps.store.unsealed()) unsaved.add(dir)
+      }
       // config.yaml and settings.json are watched: read again when they change, or by a full cycle.
       if (hints.full || hints.config || lastConfig === null) lastConfig = await loadConfig(paths)
       const config = lastConfig

@@ -182,6 +182,20 @@ describe('snapshot store', () => {
     ).toContain('dirty')
   })
 
+  it('names the projects whose file it had to validate, which saving seals', async () => {
+    const store = createSnapshotStore(dir)
+    await store.save(snapshot('/work/a/app', 'app'))
+    const plain = join(dir, `api-${projectDirHash('/work/b/api')}.json`)
+    await writeFile(plain, JSON.stringify(snapshot('/work/b/api', 'api'), null, 2))
+    expect(store.unsealed()).toEqual([])
+    expect([...(await store.loadAll()).keys()].sort()).toEqual(['/work/a/app', '/work/b/api'])
+    expect(store.unsealed()).toEqual(['/work/b/api'])
+    await store.save(snapshot('/work/b/api', 'api'))
+    expect((await readFile(plain, 'utf8')).startsWith('{\n  "$navi": "')).toBe(true)
+    await store.loadAll()
+    expect(store.unsealed()).toEqual([])
+  })
+
   it('keeps the newest when two files name the same directory', async () => {
     await mkdir(dir, { recursive: true })
     const older = snapshot('/work/a/app', 'app', '2025-06-01T00:00:00.000Z')

@@ -36,6 +36,11 @@ export interface SnapshotStore {
   loadAll(): Promise<Map<string, ProjectSnapshot>>
   /** Problems met by the last `loadAll` and the last `loadMeta`. */
   errors(): SnapshotStoreError[]
+  /**
+   * The projects whose file the last `loadAll` had to validate (an older Navi's, or edited): saving them
+   * again seals them (core/snapshot-seal.ts), so the next start reads them with JSON.parse alone.
+   */
+  unsealed(): string[]
   /** Write one project's snapshot atomically (replacing its file even when the name changed). */
   save(snapshot: ProjectSnapshot): Promise<void>
   /** Forget a project. */
@@ -65,6 +70,7 @@ export function snapshotFileName(snapshot: Pick<ProjectSnapshot, 'name' | 'proje
 /** A snapshot store in `dir` (created on the first write). */
 export function createSnapshotStore(dir: string): SnapshotStore {
   let lastErrors: SnapshotStoreError[] = []
+  let lastUnsealed: string[] = []
   let metaError: SnapshotStoreError | null = null
   /**
    * File names by project-dir hash, listed once and then kept up to date by this store's own writes, so
@@ -120,17 +126,19 @@ export function createSnapshotStore(dir: string): SnapshotStore {
     const text = readText(file)
     const sealed = unsealedSnapshot(text)
     return sealed
-      ? { success: true as const, data: sealed }
-      : projectSnapshotSchema.safeParse(JSON.parse(text))
+      ? { success: true as const, data: sealed, sealed: true }
+      : { ...projectSnapshotSchema.safeParse(JSON.parse(text)), sealed: false }
   }
 
   return {
     errors: () => (metaError ? [...lastErrors, metaError] : lastErrors),
+    unsealed: () => lastUnsealed,
 
     async loadAll() {
       namesByHash = null
       const errors: SnapshotStoreError[] = []
       const snapshots = new Map<string, ProjectSnapshot>()
+      const unsealed = new Set<string>()
       let fileNames: string[] = []
       try {
         fileNames = await listFiles()
@@ -151,6 +159,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
           errors.push({ file, message: `invalid snapshot: ${z.prettifyError(parsed.error)}` })
           continue
         }
+        if (!parsed.sealed) unsealed.add(parsed.data.project_dir)
         // Two files for one directory only after a crash between write and clean-up: newest wins.
         const previous = snapshots.get(parsed.data.project_dir)
         if (!previous || previous.captured_at < parsed.data.captured_at) {
@@ -158,6 +167,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
         }
       }
       lastErrors = errors
+      lastUnsealed = [...unsealed]
       return snapshots
     },
 
