@@ -183,6 +183,11 @@ describe.skipIf(!hasCorpus)(
           expect(ms, `${session.id} ${at}`).toBeLessThanOrEqual(now + DAY)
         }
         expect(session.last_prompt?.length ?? 0).toBeLessThanOrEqual(2001)
+        // No turn ends after the session's last activity (core/snapshot.ts turnActivity relies on it).
+        for (const at of session.recent_turn_ends)
+          expect(Date.parse(at), `${session.id} ${at}`).toBeLessThanOrEqual(
+            Date.parse(session.last_activity ?? ''),
+          )
       }
       expect(sessions.reduce((sum, s) => sum + s.tokens.total, 0)).toBeGreaterThan(0)
 

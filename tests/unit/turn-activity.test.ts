@@ -31,4 +31,21 @@ describe('turnActivity: turns ended within the last hour', () => {
     })
     expect(turnActivity([a, b], NOW).turns_last_hour).toBe(3)
   })
+
+  it("reads no session's ends when its last activity is over an hour old (none can be later)", () => {
+    const ends = ['2026-11-25T11:30:00.000Z']
+    const quiet = makeSession({
+      id: 'q',
+      last_activity: '2026-11-25T10:00:00.000Z',
+      recent_turn_ends: ends,
+    })
+    const active = makeSession({
+      id: 'a',
+      last_activity: '2026-11-25T11:30:00.000Z',
+      recent_turn_ends: ends,
+    })
+    expect(turnActivity([quiet], NOW).turns_last_hour).toBe(0)
+    expect(turnActivity([active], NOW).turns_last_hour).toBe(1)
+    expect(turnActivity([quiet, active], NOW).turns_last_hour).toBe(1)
+  })
 })

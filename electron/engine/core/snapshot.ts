@@ -83,9 +83,15 @@ export function buildSnapshot(input: SnapshotInput): ProjectSnapshot | null {
 export function turnActivity(sessions: readonly Session[], now: number): TurnActivity {
   let turnsLastHour = 0
   let last: TurnActivity['last_turn'] = null
-  const hourAgo = new Date(now - ACTIVE_WINDOW_MS).toISOString()
+  const hourAgoMs = now - ACTIVE_WINDOW_MS
+  const hourAgo = new Date(hourAgoMs).toISOString()
   for (const s of sessions) {
-    for (const at of s.recent_turn_ends) if (atOrAfter(at, hourAgo)) turnsLastHour++
+    // A turn ends on a line of the session's transcript, and its last activity is the latest of those
+    // lines (core/transcript-fold.ts): one quiet for the whole hour ended no turn in it. Most sessions
+    // are, and looking at each of their 20 ends was a millisecond of a start over 500 of them.
+    const quietAllHour = s.last_activity !== null && isoMs(s.last_activity) < hourAgoMs
+    if (!quietAllHour)
+      for (const at of s.recent_turn_ends) if (atOrAfter(at, hourAgo)) turnsLastHour++
     const turn = s.last_turn
     if (turn && (!last || isoMs(turn.ended_at) > isoMs(last.ended_at))) {
       last = {
