@@ -4,7 +4,7 @@
  * in a real repository; then they recover. Every commit must be logged exactly once and reach the
  * engine's listeners exactly once; the failure must show in the state's errors meanwhile.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
@@ -139,6 +139,30 @@ describe('a failing snapshot store', () => {
     await again.engine.refresh()
     expect(commitShas(again.heard)).toEqual([e])
     expect(commitShas(await logged())).toEqual([d, e])
+  })
+
+  it('a snapshot file without a seal (an older Navi’s) is written again sealed by the next start', async () => {
+    const first = startEngine()
+    await first.engine.refresh()
+    await first.engine.stop()
+    const dir = naviFiles(temp.paths).snapshotsDir
+    const [name] = (await readdir(dir)).filter((n) => n.startsWith('apollo-'))
+    const file = join(dir, name ?? '')
+    const sealed = await readFile(file, 'utf8')
+    expect(sealed.startsWith('{\n  "$navi": "')).toBe(true)
+
+    // As a Navi before seals wrote it: the same snapshot, plain (core/snapshot-seal.ts).
+    const { $navi: _seal, ...plain } = JSON.parse(sealed) as Record<string, unknown>
+    await writeFile(file, `${JSON.stringify(plain, null, 2)}\n`)
+    const next = startEngine()
+    await next.engine.refresh()
+    await next.engine.stop()
+    const again = await readFile(file, 'utf8')
+    expect(again.startsWith('{\n  "$navi": "')).toBe(true)
+    const { $navi: _again, ...resealed } = JSON.parse(again) as Record<string, unknown>
+    expect(resealed.name).toBe('apollo')
+    expect(resealed.project_dir).toBe(plain.project_dir)
+    expect(next.heard).toEqual([])
   })
 })
 
