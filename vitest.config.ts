@@ -7,6 +7,8 @@ export default defineConfig({
       'tests/adapters/**/*.test.ts',
       'tests/integration/**/*.test.ts',
     ],
+    // One temp folder for the run, removed at its end (tests/support/run-temp-dir.ts).
+    globalSetup: ['tests/support/run-temp-dir.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration tests drive real claude processes and git; two cores do not take more in parallel.

@@ -35,6 +35,11 @@ if (unexplained.length > 0) {
 
 const staging = mkdtempSync(join(tmpdir(), 'navi-eneg-'))
 const report = join(staging, 'report.sarif')
+// `process.exit` skips a `finally`: every exit below goes through here, so the staging copy never stays.
+const finish = (code) => {
+  rmSync(staging, { recursive: true, force: true })
+  process.exit(code)
+}
 try {
   cpSync(join(root, 'electron'), join(staging, 'electron'), { recursive: true })
   cpSync(rendererDir, join(staging, 'renderer'), { recursive: true })
@@ -44,14 +49,14 @@ try {
   const installed = join(root, 'node_modules', '.bin', 'electronegativity')
   if (!existsSync(installed)) {
     console.error(`security-scan: ${PINNED} is not installed; run npm install`)
-    process.exit(2)
+    finish(2)
   }
   const args = ['-i', staging, '-r', '-e', electronVersion, '-o', report]
   const run = spawnSync(installed, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
   if (run.status !== 0 || !existsSync(report)) {
     console.error(run.stdout, run.stderr)
     console.error(`security-scan: electronegativity failed (exit ${run.status})`)
-    process.exit(2)
+    finish(2)
   }
   const parseErrors = `${run.stdout}\n${run.stderr}`.match(/^Error parsing .*$/gm) ?? []
   for (const line of parseErrors) console.warn(`security-scan: ${line.replace(staging, '')}`)
@@ -75,7 +80,8 @@ try {
     `security-scan: ${findings.length} finding(s), ${findings.length - failing.length} allowed`,
   )
   for (const f of failing) console.error(`  ${f.check} ${f.file}:${f.line} — ${f.message}`)
-  process.exit(failing.length > 0 || parseErrors.length > 0 ? 1 : 0)
-} finally {
-  rmSync(staging, { recursive: true, force: true })
+  finish(failing.length > 0 || parseErrors.length > 0 ? 1 : 0)
+} catch (error) {
+  console.error('security-scan:', error)
+  finish(2)
 }
