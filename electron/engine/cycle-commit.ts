@@ -63,8 +63,21 @@ export async function commitCycle(
   const defer = input.deferSaves && written.length === 0
   const saving = pLimit(SAVES_AT_ONCE)
   const saves: Promise<void>[] = []
+  const save = (snapshot: ProjectSnapshot) => async () => {
+    const dir = snapshot.project_dir
+    try {
+      await input.store.save(snapshot)
+      unsaved.delete(dir)
+    } catch (error) {
+      unsaved.add(dir)
+      failedSaves++
+      firstFailure ||= messageOf(error)
+    }
+  }
+  const seen = new Set<string>()
   for (const snapshot of current) {
     const dir = snapshot.project_dir
+    seen.add(dir)
     const isChanged = changed(input.prev.get(dir), snapshot)
     if (isChanged && defer && !unsaved.has(dir) && !behind.has(dir)) behind.set(dir, input.now)
     const since = behind.get(dir)
@@ -73,19 +86,17 @@ export async function commitCycle(
       (since === undefined ? isChanged : input.now - since >= SNAPSHOT_SAVE_DELAY_MS || !defer)
     if (due) {
       behind.delete(dir)
-      const save = async () => {
-        try {
-          await input.store.save(snapshot)
-          unsaved.delete(dir)
-        } catch (error) {
-          unsaved.add(dir)
-          failedSaves++
-          firstFailure ||= messageOf(error)
-        }
-      }
-      saves.push(saving(save))
+      saves.push(saving(save(snapshot)))
     }
     snapshots.set(dir, snapshot)
+  }
+  // A project no cycle sees any more (its sessions gone) keeps its snapshot: one whose file is behind (an
+  // unsealed file of an older Navi, a failed save) is written from memory, or the cycle stays pending and
+  // the engine retries it for good.
+  for (const dir of [...unsaved].filter((d) => !seen.has(d))) {
+    const kept = input.prev.get(dir)
+    if (kept) saves.push(saving(save(kept)))
+    else unsaved.delete(dir)
   }
   await Promise.all(saves)
   if (failedSaves > 0) {

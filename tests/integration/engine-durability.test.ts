@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { createEngine, type Engine } from '../../electron/engine/index.ts'
+import { snapshotFileName } from '../../electron/engine/adapters/snapshot-store.ts'
 import { createSessionSources, type SessionSources } from '../../electron/engine/sources.ts'
 import { createRepoFixture, type RepoFixture } from '../support/repo-fixture.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
@@ -163,6 +164,30 @@ describe('a failing snapshot store', () => {
     expect(resealed.name).toBe('apollo')
     expect(resealed.project_dir).toBe(plain.project_dir)
     expect(next.heard).toEqual([])
+  })
+
+  it('so is one of a project no session names any more (else its cycle stayed pending for good)', async () => {
+    const first = startEngine()
+    await first.engine.refresh()
+    await first.engine.stop()
+    const dir = naviFiles(temp.paths).snapshotsDir
+    const [name] = (await readdir(dir)).filter((n) => n.startsWith('apollo-'))
+    const { $navi: _seal, ...plain } = JSON.parse(
+      await readFile(join(dir, name ?? ''), 'utf8'),
+    ) as Record<string, unknown>
+    // Its sessions are long gone: only the snapshot an older Navi wrote is left.
+    const retired = { ...plain, name: 'retired', project_dir: '/nowhere/retired' }
+    const gone = join(dir, snapshotFileName(retired))
+    await writeFile(gone, `${JSON.stringify(retired, null, 2)}\n`)
+
+    const next = startEngine()
+    const state = await next.engine.refresh()
+    await next.engine.stop()
+    const again = await readFile(gone, 'utf8')
+    expect(again.startsWith('{\n  "$navi": "')).toBe(true)
+    expect(JSON.parse(again)).toMatchObject({ name: 'retired', project_dir: '/nowhere/retired' })
+    expect(state.projects.map((p) => p.name)).toContain('apollo')
+    expect(state.errors).toEqual([])
   })
 })
 
