@@ -4,7 +4,7 @@
  * over a Unix socket in `$NAVI_HOME/run/` that only its owner can open (a named pipe on Windows). Only
  * the read-only channels are served. Zod-free, so the asking side stays small.
  */
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../engine/core/digest.ts'
 import { join } from 'node:path'
 import type { IpcResult } from '../../shared/ipc-contract.ts'
 import { naviFiles, type EnginePaths } from '../engine/core/paths.ts'
@@ -44,7 +44,7 @@ const MAX_SOCKET_PATH = 103
  */
 export function querySocketPath(paths: EnginePaths, platform = process.platform): string | null {
   if (platform === 'win32') {
-    const id = createHash('sha256').update(paths.naviHome).digest('hex').slice(0, 16)
+    const id = sha256Hex(paths.naviHome).slice(0, 16)
     return `\\\\.\\pipe\\navi-query-${id}`
   }
   const path = join(naviFiles(paths).runDir, 'query.sock')

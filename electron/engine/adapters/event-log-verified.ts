@@ -4,7 +4,7 @@
  * lock, by whoever appends or prunes, after the log itself; atomically and without fsync, since losing it
  * only costs a validation. A reader believes it for exactly the bytes that still hash as it says.
  */
-import { createHash, type Hash } from 'node:crypto'
+import { sha256 as newSha256, sha256Hex, type Hash } from '../core/digest.ts'
 import { basename, dirname, join } from 'node:path'
 import * as z from 'zod'
 import { parseJson } from '../core/parse-json.ts'
@@ -30,7 +30,7 @@ export function verifiedMarkerOf(logFile: string): string {
   return join(dirname(logFile), `${basename(logFile, '.jsonl')}.verified`)
 }
 
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+const sha256 = sha256Hex
 
 /** The marker at `path` when it is one of this version; null otherwise (missing, foreign, older). */
 function readMarker(path: string): Marker | null {
@@ -82,12 +82,12 @@ export function createVerifiedMarkerWriter(marker: string): VerifiedMarkerWriter
 
   /** A hash of the log's first `at` bytes when the marker vouches for exactly those; else null. */
   const prefixHash = async (logFile: string, at: number): Promise<Hash | null> => {
-    if (at === 0) return createHash('sha256')
+    if (at === 0) return newSha256()
     const found = readMarker(marker)
     if (found === null || found.bytes !== at) return null
     if (running?.bytes === at && running.digest === found.sha256) return running.hash
     // Another process appended meanwhile (or this one just started): hash what the marker covers.
-    const hash = createHash('sha256').update(await readRegularRange(logFile, 0, at))
+    const hash = newSha256().update(await readRegularRange(logFile, 0, at))
     return hash.copy().digest('hex') === found.sha256 ? hash : null
   }
 
@@ -101,7 +101,7 @@ export function createVerifiedMarkerWriter(marker: string): VerifiedMarkerWriter
       await save(at + written.length, hash.update(written))
     },
     async rewritten(content, exactBytes) {
-      await save(exactBytes, createHash('sha256').update(content.subarray(0, exactBytes)))
+      await save(exactBytes, newSha256().update(content.subarray(0, exactBytes)))
     },
   }
 }

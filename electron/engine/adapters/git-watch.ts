@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha1 } from '../core/digest.ts'
 import {
   type Dirent,
   type FSWatcher,
@@ -42,7 +42,7 @@ export async function gitFingerprint(gitDir: string, commonDir: string): Promise
     paths.add(join(worktreesDir, name, 'HEAD'))
     paths.add(join(worktreesDir, name, 'gitdir'))
   }
-  const hash = createHash('sha1')
+  const hash = sha1()
   for (const path of [...paths].sort()) hash.update(`${path}\0${statLine(path)}\n`)
   return hash.digest('hex')
 }

@@ -10,7 +10,7 @@
  * once a deny is on its way, a deny replaces an allow the handler has not taken yet (the handler takes
  * a deny first when both are there).
  */
-import { createHash } from 'node:crypto'
+import { sha256Hex } from './digest.ts'
 import type { PendingRequest, Session } from '../../../shared/schemas/session.ts'
 
 export type AnswerDecision = 'allow' | 'deny'
@@ -130,7 +130,7 @@ export function isRequestId(id: string): boolean {
  * and any change of a value gives another.
  */
 export function inputDigest(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input)).digest('hex').slice(0, 16)
+  return sha256Hex(canonicalJson(input)).slice(0, 16)
 }
 
 function canonicalJson(value: unknown): string {

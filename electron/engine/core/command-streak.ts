@@ -4,7 +4,7 @@
  * (core/trouble.ts). Only back-to-back runs count: any other tool call, or a new prompt from the user,
  * ends the streak. Pure, in place.
  */
-import { createHash } from 'node:crypto'
+import { sha1Hex } from './digest.ts'
 import { asCappedString, asString, isObject } from './json-narrow.ts'
 
 /** A summary that keeps a streak (TranscriptSummary, CodexRolloutSummary). */
@@ -66,7 +66,7 @@ export function noteCall(
     holder.commandStreak = null
     return
   }
-  const digest = createHash('sha1').update(command).digest('hex')
+  const digest = sha1Hex(command)
   const streak = holder.commandStreak
   if (streak && streak.digest === digest) {
     streak.runs++

@@ -2,7 +2,7 @@
  * Lines of `$NAVI_HOME/pm/events.jsonl` and the pure operations on events read back from it. The
  * adapter (`adapters/event-log.ts`) only moves bytes; everything that decides lives here.
  */
-import { createHash } from 'node:crypto'
+import { sha1Hex } from './digest.ts'
 import {
   engineEventSchema,
   type EngineEvent,
@@ -42,7 +42,7 @@ export function parseEventLine(line: string): EngineEvent | null {
  * same id, so a restarted or second engine recognizes an event already logged. 16 hex chars of SHA-1.
  */
 export function eventId(parts: readonly string[]): string {
-  return createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 16)
+  return sha1Hex(parts.join('\u0000')).slice(0, 16)
 }
 
 /** Epoch milliseconds of an event's timestamp; NaN when it is not a date. */
