@@ -63,8 +63,8 @@ export function createCycleRunner(deps: {
       if (hints.full) folders.clear()
       if (prev === null) {
         prev = await deps.store.loadAll()
-        // A file an older Navi wrote (or one edited by hand) is written again, sealed, by this cycle.
-        for (const dir of deps.store.unsealed()) unsaved.add(dir)
+        // A file an older Navi wrote (or one edited by hand) is written again, sealed and stamped, by this cycle.
+        for (const dir of deps.store.unstamped()) unsaved.add(dir)
       }
       // config.yaml and settings.json are watched: read again when they change, or by a full cycle.
       if (hints.full || hints.config || lastConfig === null) lastConfig = await loadConfig(paths)

@@ -2,7 +2,7 @@
  * The on-disk transcript index (jsonl-index-cache.ts) against real files in a temp dir: written ASCII,
  * read back trusted and equal, and an index an older Navi wrote (raw UTF-8) is still trusted.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -96,6 +96,33 @@ describe('the transcript index file', () => {
     writeFileSync(file, `${header}\n${body}`)
     const loaded = await loadJsonlIndex(file, 7)
     expect(loaded.trusted).toBe(true)
+    expect(loaded.stamped).toBe(false)
     expect([...loaded.files.values()]).toEqual(files)
+  })
+
+  it('carries its stamp, believed without hashing while the file keeps it, else hashed', async () => {
+    const file = indexFile()
+    const files = [entry('/t/a.jsonl', 'plain')]
+    await saveJsonlIndex(file, 7, files)
+    const text = readFileSync(file, 'latin1')
+    const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as {
+      stamp: number
+      sha256: string
+    }
+    expect(Math.round(statSync(file).mtimeMs)).toBe(header.stamp)
+    expect(await loadJsonlIndex(file, 7)).toMatchObject({ trusted: true, stamped: true })
+
+    // The same file with a wrong hash, its time put back to the stamp: believed, so not hashed…
+    const wrong = text.replace(header.sha256, '0'.repeat(64))
+    writeFileSync(file, wrong, 'latin1')
+    utimesSync(file, header.stamp / 1000, header.stamp / 1000)
+    const believed = await loadJsonlIndex(file, 7)
+    expect(believed).toMatchObject({ trusted: true, stamped: true })
+    expect([...believed.files.values()]).toEqual(files)
+    // …while any time but the stamp (every edit moves it) has the hash decide.
+    utimesSync(file, header.stamp / 1000 + 1, header.stamp / 1000 + 1)
+    expect(await loadJsonlIndex(file, 7)).toMatchObject({ trusted: false, stamped: false })
+    writeFileSync(file, text, 'latin1')
+    expect(await loadJsonlIndex(file, 7)).toMatchObject({ trusted: true, stamped: false })
   })
 })

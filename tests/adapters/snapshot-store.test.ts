@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -8,6 +8,7 @@ import {
   snapshotFileName,
 } from '../../electron/engine/adapters/snapshot-store.ts'
 import type { ProjectSnapshot } from '../../shared/schemas/project.ts'
+import { sealedSnapshotText } from '../../electron/engine/core/snapshot-seal.ts'
 
 const snapshot = (
   projectDir: string,
@@ -182,18 +183,29 @@ describe('snapshot store', () => {
     ).toContain('dirty')
   })
 
-  it('names the projects whose file it had to validate, which saving seals', async () => {
+  it('names the projects whose file it could not believe by its stamp, which saving stamps', async () => {
     const store = createSnapshotStore(dir)
     await store.save(snapshot('/work/a/app', 'app'))
     const plain = join(dir, `api-${projectDirHash('/work/b/api')}.json`)
     await writeFile(plain, JSON.stringify(snapshot('/work/b/api', 'api'), null, 2))
-    expect(store.unsealed()).toEqual([])
-    expect([...(await store.loadAll()).keys()].sort()).toEqual(['/work/a/app', '/work/b/api'])
-    expect(store.unsealed()).toEqual(['/work/b/api'])
+    // Sealed before stamps: believed by its hash.
+    const hashed = join(dir, `web-${projectDirHash('/work/c/web')}.json`)
+    await writeFile(hashed, sealedSnapshotText(snapshot('/work/c/web', 'web')))
+    expect(store.unstamped()).toEqual([])
+    const loaded = await store.loadAll()
+    expect([...loaded.keys()].sort()).toEqual(['/work/a/app', '/work/b/api', '/work/c/web'])
+    expect(store.unstamped().sort()).toEqual(['/work/b/api', '/work/c/web'])
     await store.save(snapshot('/work/b/api', 'api'))
+    await store.save(snapshot('/work/c/web', 'web'))
     expect((await readFile(plain, 'utf8')).startsWith('{\n  "$navi": "')).toBe(true)
     await store.loadAll()
-    expect(store.unsealed()).toEqual([])
+    expect(store.unstamped()).toEqual([])
+
+    // Touched since (the same bytes, a new time): believed by its hash again, and named.
+    const later = new Date(Date.now() + 5_000)
+    await utimes(hashed, later, later)
+    expect((await store.loadAll()).get('/work/c/web')?.name).toBe('web')
+    expect(store.unstamped()).toEqual(['/work/c/web'])
   })
 
   it('keeps the newest when two files name the same directory', async () => {

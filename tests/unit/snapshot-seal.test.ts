@@ -98,7 +98,7 @@ describe('sealed snapshot files', () => {
   it('read back as the schema makes them, with JSON.parse alone', () => {
     const text = sealedSnapshotText(snapshot)
     const validated = projectSnapshotSchema.parse(JSON.parse(text))
-    expect(unsealedSnapshot(text)).toEqual(validated)
+    expect(unsealedSnapshot(text)).toEqual({ snapshot: validated, stamped: false })
     expect(validated).toEqual(snapshot)
   })
 
@@ -107,6 +107,10 @@ describe('sealed snapshot files', () => {
     const json = JSON.parse(text) as Record<string, unknown>
     expect(Object.keys(json)[0]).toBe('$navi')
     expect(json.$navi).toMatch(new RegExp(`^${String(SNAPSHOT_SEAL_VERSION)}:[0-9a-f]{64}$`))
+    const stamped = JSON.parse(sealedSnapshotText(snapshot, 1_795_000_000_123)) as { $navi: string }
+    expect(stamped.$navi).toMatch(
+      new RegExp(`^${String(SNAPSHOT_SEAL_VERSION)}:[0-9a-f]{64}:1795000000123$`),
+    )
     expect('$navi' in projectSnapshotSchema.parse(json)).toBe(false)
   })
 
@@ -117,6 +121,29 @@ describe('sealed snapshot files', () => {
     expect(unsealedSnapshot(text.slice(0, -1))).toBeNull()
     expect(unsealedSnapshot(`${JSON.stringify(snapshot, null, 2)}\n`)).toBeNull()
     expect(unsealedSnapshot('')).toBeNull()
+  })
+
+  it('are believed by their stamp without hashing while the file keeps it, else by their hash', () => {
+    const stamp = 1_795_000_000_123
+    const text = sealedSnapshotText(snapshot, stamp)
+    expect(unsealedSnapshot(text, stamp)).toEqual({ snapshot, stamped: true })
+    // Read back through the kernel's nanoseconds as a double, the time lands a hair off the stamp.
+    expect(unsealedSnapshot(text, stamp + 0.000_4)?.stamped).toBe(true)
+    expect(unsealedSnapshot(text, stamp + 1)).toEqual({ snapshot, stamped: false })
+    // The stamp vouches for the text: its hash is not computed (a wrong one goes unseen)…
+    const wrongDigest = text.replace(
+      /"\$navi": "(\d+):[0-9a-f]{64}:/,
+      '"$navi": "$1:' + '0'.repeat(64) + ':',
+    )
+    expect(unsealedSnapshot(wrongDigest, stamp)?.stamped).toBe(true)
+    // …until the file's time moves (any edit moves it): then the hash decides.
+    expect(unsealedSnapshot(wrongDigest, stamp + 1)).toBeNull()
+    expect(unsealedSnapshot(text.replace('"main"', '"mainx"'), stamp + 1)).toBeNull()
+    // A stamp that is not a number is no stamp: the hash decides (here it matches).
+    expect(unsealedSnapshot(text.replace(/:(\d+)",/, ':x$1",'), stamp)).toEqual({
+      snapshot,
+      stamped: false,
+    })
   })
 })
 

@@ -99,9 +99,12 @@ export function createHookInbox(
    * file rotated to `.1` since (then the rest of it first). Without a usable index, everything is folded.
    */
   const start = async (errors: string[]): Promise<boolean> => {
-    const index = cacheFile === null ? null : await loadHookIndex(cacheFile, (m) => errors.push(m))
+    const loaded = cacheFile === null ? null : await loadHookIndex(cacheFile, (m) => errors.push(m))
+    const index = loaded?.index ?? null
     const [inboxIno, rotatedIno] = await Promise.all([inodeOf(inboxPath), inodeOf(rotatedPath)])
     if (index !== null && (index.ino === inboxIno || index.ino === rotatedIno)) {
+      // Written again with a stamp, so the next start need not hash it.
+      if (!loaded?.stamped) dirty = true
       for (const state of index.states) states.set(state.sessionId, state)
       corrupt = index.corrupt
       if (index.ino === inboxIno) {

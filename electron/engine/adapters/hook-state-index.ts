@@ -2,10 +2,12 @@
  * The hook inbox's index: the folded state of every session and where in the inbox the fold stopped, so
  * that a new process (every CLI command) resumes the inbox instead of folding up to 40 MB of hook lines
  * again. Laid out like the transcript index (jsonl-index-cache.ts): a header line with the SHA-256 of the
- * body line; an index whose hash matches is what a Navi wrote and is used as it is, anything else is
+ * body line and the file's stamp (core/file-stamp.ts); an index that carries its stamp, or whose hash
+ * matches, is what a Navi wrote and is used as it is, anything else is
  * ignored (the inbox is then folded from the start, as without an index).
  */
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../core/digest.ts'
+import { carriesStamp, newFileStamp } from '../core/file-stamp.ts'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { HookSessionState } from '../core/source-records.ts'
@@ -25,16 +27,26 @@ export interface HookIndex {
   states: HookSessionState[]
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
+/** An index as read: `stamped` when it still carried its stamp (else worth writing again, stamped). */
+export interface LoadedHookIndex {
+  index: HookIndex
+  stamped: boolean
+}
+
+const sha256 = sha256Hex
 
 /** The index at `file`; null when there is none or it is not one this Navi wrote (said through onProblem). */
 export async function loadHookIndex(
   file: string,
   onProblem: (message: string) => void,
-): Promise<HookIndex | null> {
+): Promise<LoadedHookIndex | null> {
   let text: string
+  let mtimeMs = Number.NaN
   try {
-    text = await readRegularText(file, { maxBytes: MAX_BYTES })
+    text = await readRegularText(file, {
+      maxBytes: MAX_BYTES,
+      stats: (stats) => (mtimeMs = stats.mtimeMs),
+    })
   } catch (error) {
     if (!isMissingFileError(error))
       onProblem(`${file}: ${readErrorText(error)}; folding the inbox again`)
@@ -42,10 +54,16 @@ export async function loadHookIndex(
   }
   const split = text.indexOf('\n')
   try {
-    const header = JSON.parse(text.slice(0, split)) as { format?: unknown; sha256?: unknown }
+    const header = JSON.parse(text.slice(0, split)) as {
+      format?: unknown
+      sha256?: unknown
+      stamp?: unknown
+    }
     const body = text.slice(split + 1)
-    if (split === -1 || header.format !== FORMAT || header.sha256 !== sha256(body)) return null
-    return JSON.parse(body) as HookIndex
+    if (split === -1 || header.format !== FORMAT) return null
+    const stamped = carriesStamp(mtimeMs, header.stamp)
+    if (!stamped && header.sha256 !== sha256(body)) return null
+    return { index: JSON.parse(body) as HookIndex, stamped }
   } catch {
     // Not an index Navi wrote (a crash cannot leave one half-written: it is replaced atomically).
     return null
@@ -55,7 +73,8 @@ export async function loadHookIndex(
 export async function saveHookIndex(file: string, index: HookIndex): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const body = JSON.stringify(index)
-  const header = JSON.stringify({ format: FORMAT, sha256: sha256(body) })
+  const stamp = newFileStamp()
+  const header = JSON.stringify({ format: FORMAT, sha256: sha256(body), stamp })
   // A cache: not synced to the disk (a power cut costs folding the inbox again, not a fact).
-  await writeFileSafely(file, `${header}\n${body}`, { fsync: false })
+  await writeFileSafely(file, `${header}\n${body}`, { fsync: false, stampMs: stamp })
 }

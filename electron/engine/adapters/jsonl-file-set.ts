@@ -203,6 +203,8 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
           )
           indexed = loaded.files
           indexTrusted = loaded.trusted
+          // Written again with a stamp, so the next start need not hash it.
+          if (!loaded.stamped && loaded.files.size > 0) dirty = true
         }
         const listed = new Set(paths)
         for (const path of entries.keys()) {

@@ -3,15 +3,17 @@
  * encoded summary, so that a restarted Navi resumes each file instead of re-reading it. It is an
  * optimization only: a missing, corrupt or foreign index reads as empty (start cold).
  *
- * Layout (`navi-jsonl-index/2`): a header line `{format, summaryVersion, sha256}` and a line with the
- * files, whose SHA-256 the header holds. An index whose files line matches its hash is exactly what a
- * Navi wrote, and is used as it is; validating every summary of it with zod was most of what a start
- * with nothing new cost (500 sessions: ~30 ms). Anything else (a hash that does not match, an index of
+ * Layout (`navi-jsonl-index/2`): a header line `{format, summaryVersion, sha256, stamp}` and a line with
+ * the files, whose SHA-256 the header holds, with the modification time the file was given (its stamp,
+ * core/file-stamp.ts). An index still carrying its stamp, or whose files line matches its hash, is exactly
+ * what a Navi wrote, and is used as it is; validating every summary of it with zod was most of what a
+ * start with nothing new cost (500 sessions: ~30 ms). Anything else (a hash that does not match, an index of
  * the older single-object layout) is validated entry by entry, and a bad entry is only that file read
  * again.
  */
 import { isAscii } from 'node:buffer'
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../core/digest.ts'
+import { carriesStamp, newFileStamp } from '../core/file-stamp.ts'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import * as z from 'zod'
@@ -46,6 +48,11 @@ export interface IndexedFile {
 export interface LoadedIndex {
   files: Map<string, IndexedFile>
   trusted: boolean
+  /**
+   * It still carried its stamp: believed without hashing. An index that did not (an older Navi's, one
+   * touched since) is worth writing again, or every start hashes it.
+   */
+  stamped: boolean
 }
 
 const indexedFileSchema = lazySchema(() =>
@@ -65,6 +72,8 @@ const headerSchema = lazySchema(() =>
     format: z.literal(INDEX_FORMAT),
     summaryVersion: z.number(),
     sha256: z.string(),
+    /** The file's modification time as written (core/file-stamp.ts); absent from older indexes. */
+    stamp: z.number().optional(),
   }),
 )
 
@@ -134,11 +143,16 @@ async function readIndex(
   onProblem: (message: string) => void,
   bufferOf: (bytes: number) => Buffer,
 ): Promise<LoadedIndex> {
-  const empty: LoadedIndex = { files: new Map(), trusted: false }
+  const empty: LoadedIndex = { files: new Map(), trusted: false, stamped: false }
   let bytes: Buffer
+  let mtimeMs = Number.NaN
   try {
     // Read at once: it is read once per process, and the thread pool's six trips idled the start.
-    bytes = readRegularFileSync(file, { maxBytes: INDEX_MAX_BYTES, into: bufferOf })
+    bytes = readRegularFileSync(file, {
+      maxBytes: INDEX_MAX_BYTES,
+      into: bufferOf,
+      stats: (stats) => (mtimeMs = stats.mtimeMs),
+    })
   } catch (error) {
     // Missing is the normal first start; anything else is worth a line: the next start is cold.
     if (!isMissingFileError(error))
@@ -151,17 +165,18 @@ async function readIndex(
     const header = headerSchema.safeParse(head)
     if (header.success) {
       if (header.data.summaryVersion !== summaryVersion) return empty
-      // Hashed as bytes, as written: no second copy of the text to encode.
+      // Untouched since written (its stamp), or hashed as bytes, as written: no copy of the text to encode.
       const body = bytes.subarray(split + 1)
-      const trusted = createHash('sha256').update(body).digest('hex') === header.data.sha256
+      const stamped = carriesStamp(mtimeMs, header.data.stamp)
+      const trusted = stamped || sha256Hex(body) === header.data.sha256
       // What a Navi writes is ASCII (writeIndex; older ones wrote UTF-8). ASCII decoded as Latin-1 is the
       // same text, without UTF-8's checks, and past a megabyte Node keeps it outside the JavaScript heap.
       const text = body.toString(isAscii(body) ? 'latin1' : 'utf8')
-      return { files: collect(JSON.parse(text), trusted), trusted }
+      return { files: collect(JSON.parse(text), trusted), trusted, stamped }
     }
     const v1 = indexV1Schema.safeParse(head)
     if (!v1.success || v1.data.summaryVersion !== summaryVersion) return empty
-    return { files: collect(v1.data.files, false), trusted: false }
+    return { files: collect(v1.data.files, false), trusted: false, stamped: false }
   } catch (error) {
     onProblem(`${file}: ${readErrorText(error)}; indexing from scratch`)
     return empty
@@ -223,12 +238,13 @@ async function writeIndex(
   })
   add(']')
   const body = buffer.subarray(headerRoom, end)
-  const sha256 = createHash('sha256').update(body).digest('hex')
-  const header = `${JSON.stringify({ format: INDEX_FORMAT, summaryVersion, sha256 })}\n`
+  const sha256 = sha256Hex(body)
+  const stamp = newFileStamp()
+  const header = `${JSON.stringify({ format: INDEX_FORMAT, summaryVersion, sha256, stamp })}\n`
   const start = headerRoom - header.length
   if (start < 0) throw new Error(`index header longer than ${String(headerRoom)} bytes`)
   buffer.write(header, start, 'latin1')
-  await writeFileSafely(file, buffer.subarray(start, end), { fsync: false })
+  await writeFileSafely(file, buffer.subarray(start, end), { fsync: false, stampMs: stamp })
 }
 
 /**

@@ -38,6 +38,8 @@ export interface SafeReadOptions {
    * for the same file; otherwise one is allocated.
    */
   into?: (bytes: number) => Buffer
+  /** Told the stats of the file read, as `fstat` gave them on the descriptor read from. */
+  stats?: (stats: Stats) => void
 }
 
 /** What kind of entry `stats` describes, in words for an error message. */
@@ -120,7 +122,9 @@ export function openRegularFileSync(path: string): ChunkReader {
 export async function readRegularFile(path: string, opts: SafeReadOptions): Promise<Buffer> {
   const handle = await openRegularFile(path, opts.maxBytes)
   try {
-    const size = (await handle.stat()).size
+    const stats = await handle.stat()
+    opts.stats?.(stats)
+    const size = stats.size
     // One byte more than the cap: a file that grew past it since the stat is refused too.
     const length = Math.min(size, opts.maxBytes) + 1
     const buffer = opts.into ? opts.into(length).subarray(0, length) : Buffer.allocUnsafe(length)
@@ -157,6 +161,7 @@ export function readRegularFileSync(path: string, opts: SafeReadOptions): Buffer
   try {
     const stats = fstatSync(fd)
     assertReadable(path, stats, opts.maxBytes)
+    opts.stats?.(stats)
     // One byte more than the cap: a file that grew past it since the stat is refused too.
     const length = Math.min(stats.size, opts.maxBytes) + 1
     const buffer = opts.into ? opts.into(length).subarray(0, length) : Buffer.allocUnsafe(length)

@@ -5,8 +5,8 @@
  * a FIFO, a socket, a directory) would have its target replaced by a plain file (as root, `/dev/zero`
  * itself). Such a path is refused with a clear error instead; a missing file is created.
  */
-import { statSync, type Stats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { statSync, utimesSync, type Stats } from 'node:fs'
+import { stat, utimes } from 'node:fs/promises'
 import type writeFileAtomic from 'write-file-atomic'
 import {
   entryKindName,
@@ -15,7 +15,14 @@ import {
   UnreadableFileError,
 } from './safe-read.ts'
 
-type SafeWriteOptions = writeFileAtomic.Options
+type SafeWriteOptions = writeFileAtomic.Options & {
+  /**
+   * The modification time (epoch ms) to give the file once it is in place: a stamp its content names
+   * (core/file-stamp.ts). Set after the rename; a reader in between, or a file system that refuses it,
+   * only finds a time that is not the stamp, and checks the content's hash instead.
+   */
+  stampMs?: number
+}
 
 export async function writeFileSafely(
   path: string,
@@ -27,8 +34,10 @@ export async function writeFileSafely(
     throw error
   })
   refuseIrregular(path, target)
+  const { stampMs, ...atomic } = options
   const write = await atomicWriter()
-  await write(path, data, options)
+  await write(path, data, atomic)
+  if (stampMs !== undefined) await utimes(path, stampMs / 1000, stampMs / 1000).catch(stampRefused)
 }
 
 /**
@@ -48,8 +57,25 @@ export async function writeSmallFileSafely(
     if (!isMissingFileError(error)) throw error
   }
   refuseIrregular(path, target ?? null)
+  const { stampMs, ...atomic } = options
   const write = await atomicWriter()
-  write.sync(path, data, options)
+  write.sync(path, data, atomic)
+  if (stampMs === undefined) return
+  try {
+    utimesSync(path, stampMs / 1000, stampMs / 1000)
+  } catch (error) {
+    stampRefused(error)
+  }
+}
+
+/**
+ * A stamp that could not be set costs the next reader a hash, nothing else (the file is written): not
+ * worth failing a save for. Anything but a refusal (a file gone since, a read-only mount) is a bug.
+ */
+function stampRefused(error: unknown): void {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  if (code === 'EPERM' || code === 'EACCES' || code === 'EROFS' || code === 'ENOENT') return
+  throw error
 }
 
 function refuseIrregular(path: string, target: Stats | null): void {

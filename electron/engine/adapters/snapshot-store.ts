@@ -3,7 +3,8 @@
  * diffs against what was true when Navi stopped (commits made meanwhile appear once). Files are named
  * `<safe name>-<hash of project_dir>.json`: names can collide, directories cannot.
  */
-import { createHash } from 'node:crypto'
+import { sha1Hex } from '../core/digest.ts'
+import { newFileStamp } from '../core/file-stamp.ts'
 import { mkdirSync } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -37,10 +38,11 @@ export interface SnapshotStore {
   /** Problems met by the last `loadAll` and the last `loadMeta`. */
   errors(): SnapshotStoreError[]
   /**
-   * The projects whose file the last `loadAll` had to validate (an older Navi's, or edited): saving them
-   * again seals them (core/snapshot-seal.ts), so the next start reads them with JSON.parse alone.
+   * The projects whose file the last `loadAll` could not believe by its stamp: validated (an older
+   * Navi's, or edited) or hashed (sealed before stamps). Saving them again seals and stamps them
+   * (core/snapshot-seal.ts), so the next start reads them with JSON.parse alone, hashing nothing.
    */
-  unsealed(): string[]
+  unstamped(): string[]
   /** Write one project's snapshot atomically (replacing its file even when the name changed). */
   save(snapshot: ProjectSnapshot): Promise<void>
   /** Forget a project. */
@@ -55,7 +57,7 @@ const SNAPSHOT_FILE = /-([0-9a-f]{12})\.json$/
 
 /** 12 hex chars of SHA-1 of the project directory. */
 export function projectDirHash(projectDir: string): string {
-  return createHash('sha1').update(projectDir).digest('hex').slice(0, 12)
+  return sha1Hex(projectDir).slice(0, 12)
 }
 
 /** `<safe name>-<hash>.json`: the name reduced to `[A-Za-z0-9._-]`, at most 40 chars. */
@@ -70,7 +72,7 @@ export function snapshotFileName(snapshot: Pick<ProjectSnapshot, 'name' | 'proje
 /** A snapshot store in `dir` (created on the first write). */
 export function createSnapshotStore(dir: string): SnapshotStore {
   let lastErrors: SnapshotStoreError[] = []
-  let lastUnsealed: string[] = []
+  let lastUnstamped: string[] = []
   let metaError: SnapshotStoreError | null = null
   /**
    * File names by project-dir hash, listed once and then kept up to date by this store's own writes, so
@@ -123,22 +125,26 @@ export function createSnapshotStore(dir: string): SnapshotStore {
 
   /** A snapshot file: as it was sealed (core/snapshot-seal.ts), else validated. */
   const readSnapshot = (file: string) => {
-    const text = readText(file)
-    const sealed = unsealedSnapshot(text)
+    let mtimeMs = Number.NaN
+    const text = readRegularTextSync(file, {
+      maxBytes: SNAPSHOT_MAX_BYTES,
+      stats: (stats) => (mtimeMs = stats.mtimeMs),
+    })
+    const sealed = unsealedSnapshot(text, mtimeMs)
     return sealed
-      ? { success: true as const, data: sealed, sealed: true }
-      : { ...projectSnapshotSchema.safeParse(JSON.parse(text)), sealed: false }
+      ? { success: true as const, data: sealed.snapshot, stamped: sealed.stamped }
+      : { ...projectSnapshotSchema.safeParse(JSON.parse(text)), stamped: false }
   }
 
   return {
     errors: () => (metaError ? [...lastErrors, metaError] : lastErrors),
-    unsealed: () => lastUnsealed,
+    unstamped: () => lastUnstamped,
 
     async loadAll() {
       namesByHash = null
       const errors: SnapshotStoreError[] = []
       const snapshots = new Map<string, ProjectSnapshot>()
-      const unsealed = new Set<string>()
+      const unstamped = new Set<string>()
       let fileNames: string[] = []
       try {
         fileNames = await listFiles()
@@ -159,7 +165,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
           errors.push({ file, message: `invalid snapshot: ${z.prettifyError(parsed.error)}` })
           continue
         }
-        if (!parsed.sealed) unsealed.add(parsed.data.project_dir)
+        if (!parsed.stamped) unstamped.add(parsed.data.project_dir)
         // Two files for one directory only after a crash between write and clean-up: newest wins.
         const previous = snapshots.get(parsed.data.project_dir)
         if (!previous || previous.captured_at < parsed.data.captured_at) {
@@ -167,7 +173,7 @@ export function createSnapshotStore(dir: string): SnapshotStore {
         }
       }
       lastErrors = errors
-      lastUnsealed = [...unsealed]
+      lastUnstamped = [...unstamped]
       return snapshots
     },
 
@@ -176,7 +182,11 @@ export function createSnapshotStore(dir: string): SnapshotStore {
       const name = snapshotFileName(snapshot)
       // Atomic, not synced: a snapshot lost to a power cut (not to a crash: the page cache outlives the
       // process) only makes the next start diff from an older one, whose events the log already has.
-      await writeSmallFileSafely(join(dir, name), sealedSnapshotText(snapshot), { fsync: false })
+      const stamp = newFileStamp()
+      await writeSmallFileSafely(join(dir, name), sealedSnapshotText(snapshot, stamp), {
+        fsync: false,
+        stampMs: stamp,
+      })
       const hash = projectDirHash(snapshot.project_dir)
       const index = await names()
       for (const stale of index.get(hash) ?? []) {
