@@ -7,8 +7,13 @@
  * coarser times) is still checked against its SHA-256. Pure.
  */
 
-/** The stamp for a file written now: whole milliseconds, which every file system this runs on keeps. */
-export const newFileStamp = (now: number = Date.now()): number => Math.trunc(now)
+/**
+ * The stamp for a file written now: the last even second. FAT keeps times to 2 s and HFS+ to 1 s; a stamp
+ * finer than its file system keeps would never be found again, and every start would hash (and write
+ * again) what it had just written. An edit still moves the time: it would have to land on that very
+ * instant, within the file system's grain, after Navi's write.
+ */
+export const newFileStamp = (now: number = Date.now()): number => Math.floor(now / 2000) * 2000
 
 /**
  * True when a file's modification time (`stats.mtimeMs`) is the stamp its content names. Rounded:
