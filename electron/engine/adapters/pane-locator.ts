@@ -4,7 +4,6 @@
  * shows up that is not located yet: an idle engine spawns no tmux process.
  */
 import { readdir } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findPaneForPid, listTmuxPanes, readParentPid } from './tmux.ts'
 
@@ -17,9 +16,14 @@ export interface PaneLocator {
   locate(pids: number[]): Promise<Map<number, PaneLocation>>
 }
 
+/**
+ * Where tmux keeps the sockets of this user's servers: `$TMUX_TMPDIR/tmux-<uid>`, else `/tmp/tmux-<uid>`.
+ * tmux does not follow TMPDIR (macOS sets it for every user, to a folder of its own): a locator that did
+ * looked where no tmux server ever was.
+ */
 export function tmuxSocketDir(env: NodeJS.ProcessEnv = process.env): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0
-  return join(env.TMUX_TMPDIR || tmpdir(), `tmux-${uid}`)
+  return join(env.TMUX_TMPDIR || '/tmp', `tmux-${uid}`)
 }
 
 export function createPaneLocator(socketDir = tmuxSocketDir()): PaneLocator {
