@@ -88,7 +88,15 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   let flushErrors: string[] = []
   /** update() and flush() run one at a time, so a flush never sees a half-done update. */
   const exclusive = pLimit(1)
-  const readContext = { folder, parallel, entries }
+  const readContext = {
+    folder,
+    parallel,
+    entries,
+    ending: (closed: Promise<void>) =>
+      void closed.catch((error: unknown) => {
+        flushErrors.push(`fold workers did not end: ${describeError(error)}`)
+      }),
+  }
 
   /** The entry a previous process left for `path`, if its summary still decodes. */
   const resume = (path: string): FileEntry<S> | undefined => {
