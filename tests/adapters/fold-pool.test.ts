@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { openFoldPool, type FoldPool } from '../../electron/engine/adapters/fold-pool.ts'
 import type { TranscriptSummary } from '../../electron/engine/core/source-records.ts'
 import { summarizeTokens } from '../../electron/engine/core/usage-tally.ts'
+import { reviveTranscriptSummary } from '../../electron/engine/core/transcript-encoding.ts'
 import { useTempDirs } from '../support/temp-paths.ts'
 
 const tempDir = useTempDirs('navi-fold-pool-')
@@ -48,6 +49,13 @@ function transcripts(count: number): string[] {
   })
 }
 
+/** A worker's answer, revived as the engine's thread revives it. */
+function summaryOf(json: string, path: string): TranscriptSummary {
+  const summary = reviveTranscriptSummary(JSON.parse(json), path)
+  if (summary === null) throw new Error(`the answer is not a summary of ${path}`)
+  return summary
+}
+
 describe.each([
   ['threads', false],
   ['processes', true],
@@ -57,7 +65,7 @@ describe.each([
       const paths = transcripts(9)
       const outcomes = await Promise.all(paths.map((p) => pool.fold('claude-transcript', p)))
       const seen = outcomes.map((o) => {
-        const summary = o.summary as TranscriptSummary
+        const summary = summaryOf(o.summaryJson, paths[outcomes.indexOf(o)] ?? '')
         return { cwd: summary.cwd, turns: summary.turns, prompt: summary.lastPrompt }
       })
       expect(seen).toEqual(
@@ -117,7 +125,7 @@ describe.each([
       ]
       writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`)
       const outcome = await pool.fold('claude-transcript', path)
-      const summary = outcome.summary as TranscriptSummary
+      const summary = summaryOf(outcome.summaryJson, path)
       expect(outcome.corrupt).toBe(0)
       expect(summary.turns).toBe(2)
       expect(summarizeTokens(summary).total).toBe(7)

@@ -289,6 +289,37 @@ describe('claude transcript index', () => {
     expectSameSummaries(again.summaries, byPath(first.summaries))
   })
 
+  it('is written as a fresh encoding of every summary would write it, its unchanged ones kept', async () => {
+    await writeCorpus(4)
+    // Folded on fold workers (the texts they hand back are the entries), then changed three ways.
+    const source = createClaudeTranscriptSource(temp.paths, { parallelMinBytes: 0 })
+    expect((await source.scan()).bytesRead).toBeGreaterThan(0)
+    await source.flush()
+    await appendFile(transcriptPath(1), jsonl(turn(sessionId(1), 9)))
+    const subagents = join(
+      temp.paths.claudeConfigDir,
+      'projects',
+      PROJECT,
+      sessionId(2),
+      'subagents',
+    )
+    await mkdir(subagents, { recursive: true })
+    await writeFile(join(subagents, 'agent-b7.jsonl'), jsonl([{ type: 'user', isSidechain: true }]))
+    await writeFile(join(subagents, 'agent-b7.meta.json'), JSON.stringify({ toolUseId: 'toolu_1' }))
+    await source.scan()
+    await source.flush()
+    const kept = await readFile(cacheFile, 'utf8')
+
+    // A source that encodes every summary on this thread, from nothing.
+    const freshFile = join(temp.root, 'fresh-index.json')
+    const fresh = createClaudeTranscriptSource(temp.paths, { cacheFile: freshFile })
+    await fresh.scan()
+    await fresh.flush()
+    const body = (text: string) => text.slice(text.indexOf('\n') + 1)
+    expect(body(kept)).toBe(body(await readFile(freshFile, 'utf8')))
+    expect(body(kept)).toContain('"b7"')
+  })
+
   it('drops a transcript that disappeared and persists nothing with cacheFile null', async () => {
     await writeCorpus(3)
     await warmedUp()

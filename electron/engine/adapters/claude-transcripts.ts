@@ -182,10 +182,15 @@ export function createClaudeTranscriptSource(
     for (const [transcript, agents] of subagents) {
       const summary = files.get(transcript)
       if (!summary) continue
+      let edited = false
       for (const [agentId, toolUseId] of agents) {
-        if (toolUseId !== null) summary.subagentIds.delete(toolUseId)
-        summary.subagentIds.add(agentId)
+        if (toolUseId !== null) edited = summary.subagentIds.delete(toolUseId) || edited
+        if (!summary.subagentIds.has(agentId)) {
+          summary.subagentIds.add(agentId)
+          edited = true
+        }
       }
+      if (edited) files.edited(transcript)
     }
   }
 

@@ -27,7 +27,8 @@ export type FoldOutcome =
   | {
       id: number
       ok: true
-      summary: unknown
+      /** The summary as the index keeps it (FOLDER_ENCODINGS, `asciiJsonText`): one string to copy. */
+      summaryJson: string
       position: TailPosition | null
       corrupt: number
       bytesRead: number

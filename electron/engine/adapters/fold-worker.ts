@@ -1,13 +1,14 @@
 /**
  * A fold worker: folds whole JSONL files on a thread of its own, one job at a time, and posts back each
- * summary (Maps and Sets survive the structured clone), where its tail stood, and what it met. Started
+ * summary encoded as the index keeps it, where its tail stood, and what it met. Started
  * by fold-pool.ts for a cold index; the engine's thread folds only what is appended after that.
  */
 import { parentPort } from 'node:worker_threads'
 import { errorText } from '../../../shared/log.ts'
 import type { FoldJob, FoldOutcome } from './fold-pool.ts'
 import { createJsonlTail } from './jsonl-tail.ts'
-import { FOLDERS } from './jsonl-folders.ts'
+import { FOLDER_ENCODINGS, FOLDERS } from './jsonl-folders.ts'
+import { asciiJsonText } from '../core/ascii-json.ts'
 
 async function foldWholeFile(job: FoldJob): Promise<FoldOutcome> {
   const folder = FOLDERS[job.folder]
@@ -28,7 +29,9 @@ async function foldWholeFile(job: FoldJob): Promise<FoldOutcome> {
     return {
       id: job.id,
       ok: true,
-      summary: state,
+      // Encoded here, in parallel: the engine's thread no longer encodes (nor structured-clones) 500
+      // summaries at the end of a cold index, and writes this very text to the index.
+      summaryJson: asciiJsonText(FOLDER_ENCODINGS[job.folder].encode(state as never)),
       position: tail.position(),
       corrupt: result.corrupt,
       bytesRead: result.bytesRead,

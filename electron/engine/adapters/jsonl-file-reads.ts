@@ -5,7 +5,7 @@
 import type { Stats } from 'node:fs'
 import pLimit from 'p-limit'
 import type { FoldPool } from './fold-pool.ts'
-import type { FolderName } from './jsonl-folders.ts'
+import { FOLDER_ENCODINGS, type FolderName } from './jsonl-folders.ts'
 import type { JsonlFileSetOptions, JsonlFileSetUpdate } from './jsonl-file-set.ts'
 import type { JsonlFolder } from './jsonl-fold-contract.ts'
 import { createJsonlTail, type JsonlTail } from './jsonl-tail.ts'
@@ -18,6 +18,11 @@ export interface FileEntry<S> {
   mtimeMs: number
   dev: number
   ino: number
+  /**
+   * The index's text of `summary` (`asciiJsonText` of its encoding), while it holds: null once the
+   * summary changed. A save encodes only the files that changed since the last one.
+   */
+  summaryJson: string | null
 }
 
 /** A file that changed, and what is known of it before it is read. */
@@ -47,6 +52,7 @@ export function describeError(error: unknown): string {
 
 /** Records the stat a read answered to, so an unchanged file is not opened again. */
 function settle<S>(entry: FileEntry<S>, info: Stats): void {
+  entry.summaryJson = null
   entry.size = info.size
   entry.mtimeMs = info.mtimeMs
   entry.dev = info.dev
@@ -110,9 +116,17 @@ async function readOnWorker<S extends { corruptLines: number }>(
     return
   }
   if (context.entries.get(path) !== entry) return
-  entry.summary = outcome.summary as S
+  // Folded and encoded on the worker: the same text is the summary here and the file's index entry.
+  const summary = FOLDER_ENCODINGS[folderName].revive(JSON.parse(outcome.summaryJson), path)
+  if (summary === null) {
+    failures.push(`${path}: the worker's summary names another file`)
+    await readHere(context, plan, update)
+    return
+  }
+  entry.summary = summary as unknown as S
   entry.tail = createJsonlTail(path, undefined, outcome.position)
   settle(entry, info)
+  entry.summaryJson = outcome.summaryJson
   update.corruptLines += outcome.corrupt
   update.bytesRead += outcome.bytesRead
   update.changed.push(path)

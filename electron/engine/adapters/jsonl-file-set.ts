@@ -1,7 +1,13 @@
 import { statSync } from 'node:fs'
 import type { FoldPool } from './fold-pool.ts'
 import type { FolderName } from './jsonl-folders.ts'
-import { loadJsonlIndex, saveJsonlIndex, type IndexedFile } from './jsonl-index-cache.ts'
+import {
+  loadJsonlIndex,
+  saveJsonlIndex,
+  type IndexedFile,
+  type IndexedFileText,
+} from './jsonl-index-cache.ts'
+import { asciiJsonText } from '../core/ascii-json.ts'
 import { decodeIndexed, type JsonlFolder, type JsonlSummaryCodec } from './jsonl-fold-contract.ts'
 import { describeError, readPlanned, type FileEntry, type PlannedRead } from './jsonl-file-reads.ts'
 import { createJsonlTail } from './jsonl-tail.ts'
@@ -54,6 +60,11 @@ export interface JsonlFileSet<S> {
   /** The summary of each file of the last update, in that update's order. Updated in place. */
   summaries(): S[]
   get(path: string): S | undefined
+  /**
+   * Says that the caller changed the summary of `path` in place (sub-agent ids merged from their folder):
+   * the index encodes it again at its next write.
+   */
+  edited(path: string): void
   /**
    * Writes the index (atomically) if anything changed since the last write; a no-op without a
    * cache. Never rejects: a failed write is reported in the `errors` of the next update.
@@ -110,7 +121,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     }
     const { offset, dev, ino } = file
     const tail = createJsonlTail(path, undefined, { offset, dev, ino })
-    return { tail, summary, size: file.size, mtimeMs: file.mtimeMs, dev, ino }
+    return { tail, summary, size: file.size, mtimeMs: file.mtimeMs, dev, ino, summaryJson: null }
   }
 
   /**
@@ -156,21 +167,23 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
       mtimeMs: -1,
       dev: -1,
       ino: -1,
+      summaryJson: null,
     }
     entries.set(path, entry)
     dirty = true
     return { path, entry, info, carried, fromStart: known === undefined }
   }
 
-  const snapshot = (): IndexedFile[] => {
-    const files: IndexedFile[] = []
+  /** The index as it is now: only the summaries that changed since they were last written are encoded. */
+  const snapshot = (): IndexedFileText[] => {
+    const files: IndexedFileText[] = []
     if (!cache) return files
     for (const [path, entry] of entries) {
       const position = entry.tail.position()
       if (position === null) continue
       const { size, mtimeMs } = entry
-      const summary = cache.codec.encode(entry.summary)
-      files.push({ path, ...position, size, mtimeMs, summary })
+      entry.summaryJson ??= asciiJsonText(cache.codec.encode(entry.summary))
+      files.push({ path, ...position, size, mtimeMs, summaryJson: entry.summaryJson })
     }
     return files
   }
@@ -237,6 +250,10 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     },
     get(path) {
       return entries.get(path)?.summary
+    },
+    edited(path) {
+      const entry = entries.get(path)
+      if (entry) entry.summaryJson = null
     },
     flush: () =>
       exclusive(async () => {

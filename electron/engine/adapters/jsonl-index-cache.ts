@@ -19,7 +19,7 @@ import { dirname } from 'node:path'
 import * as z from 'zod'
 import { isMissingFileError, readErrorText, readRegularFileSync } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
-import { asciiJson } from '../core/ascii-json.ts'
+import { asciiJsonText } from '../core/ascii-json.ts'
 import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 /** An index larger than this is not read (cold start instead). @default 512 MiB */
@@ -43,6 +43,12 @@ export interface IndexedFile {
   /** The folder's encoding of the summary; decoded only when the file is listed again. */
   summary: unknown
 }
+
+/**
+ * One file as `saveJsonlIndex` writes it: its summary already encoded as ASCII JSON text (`asciiJsonText`),
+ * which a fold worker makes, or a file set keeps between saves of an unchanged file.
+ */
+export type IndexedFileText = Omit<IndexedFile, 'summary'> & { summaryJson: string }
 
 /** The files of an index, and whether they are exactly what a Navi wrote (their hash matched). */
 export interface LoadedIndex {
@@ -207,7 +213,7 @@ function collect(entries: unknown, trusted: boolean): Map<string, IndexedFile> {
 export async function saveJsonlIndex(
   file: string,
   summaryVersion: number,
-  files: readonly IndexedFile[],
+  files: readonly (IndexedFile | IndexedFileText)[],
 ): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   await withBuffer(file, (bufferOf) => writeIndex(file, summaryVersion, files, bufferOf))
@@ -216,7 +222,7 @@ export async function saveJsonlIndex(
 async function writeIndex(
   file: string,
   summaryVersion: number,
-  files: readonly IndexedFile[],
+  files: readonly (IndexedFile | IndexedFileText)[],
   bufferOf: (bytes: number) => Buffer,
 ): Promise<void> {
   // The same bytes as `asciiJson(JSON.stringify(files))`, made one file at a time. ASCII: one `…` in a
@@ -233,8 +239,11 @@ async function writeIndex(
   }
   add('[')
   files.forEach((indexed, i) => {
-    const json = JSON.stringify(indexed)
-    add(i === 0 ? asciiOnly(json) : `,${asciiOnly(json)}`)
+    if (i > 0) add(',')
+    if (!('summaryJson' in indexed)) return add(asciiJsonText(indexed))
+    // The same text as the entry's own JSON: its fields in their order, the summary last.
+    const { summaryJson, ...identity } = indexed
+    add(`${asciiJsonText(identity).slice(0, -1)},"summary":${summaryJson}}`)
   })
   add(']')
   const body = buffer.subarray(headerRoom, end)
@@ -246,10 +255,3 @@ async function writeIndex(
   buffer.write(header, start, 'latin1')
   await writeFileSafely(file, buffer.subarray(start, end), { fsync: false, stampMs: stamp })
 }
-
-/**
- * `json` with its non-ASCII characters escaped (asciiJson), without a copy when it has none: then its
- * UTF-8 length is its length (a regular expression test allocated as much as the text it looked at).
- */
-const asciiOnly = (json: string): string =>
-  Buffer.byteLength(json, 'utf8') === json.length ? json : asciiJson(json)

@@ -10,3 +10,12 @@ export function asciiJson(json: string): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
 }
+
+/**
+ * `asciiJson(JSON.stringify(value))`, without a copy when the text has no non-ASCII character: then its
+ * UTF-8 length is its length (a regular expression test allocated as much as the text it looked at).
+ */
+export function asciiJsonText(value: unknown): string {
+  const json = JSON.stringify(value)
+  return Buffer.byteLength(json, 'utf8') === json.length ? json : asciiJson(json)
+}
