@@ -1,5 +1,5 @@
-import { appendFile, mkdir, readFile, rm, stat, utimes } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { appendFile, mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useEventLogFile } from '../support/event-log-file.ts'
@@ -221,6 +221,19 @@ describe('event log', () => {
     expect(await idsInFile()).toEqual(['old2'])
     now += 5 * 60_000
     expect(await log.pruneIfDue()).toEqual({ kept: 0, dropped: 1, corrupt: 0 })
+  })
+
+  it('looks at an empty or missing log without locking it or marking a prune', async () => {
+    const log = open()
+    expect(await log.pruneIfDue()).toBeNull()
+    await mkdir(dirname(file), { recursive: true })
+    await appendFile(file, '')
+    expect(await log.pruneIfDue()).toBeNull()
+    // Nothing was written beside it: no lock, no marker (an empty log has nothing to prune).
+    expect((await readdir(dirname(file))).sort()).toEqual([basename(file)])
+    // Once it holds an event, the next process prunes it as before.
+    await log.append([event('old', NOW - 25 * HOUR)])
+    expect(await open().pruneIfDue()).toEqual({ kept: 0, dropped: 1, corrupt: 0 })
   })
 
   it('does not rewrite a file that needs no pruning', async () => {

@@ -253,7 +253,19 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     pruneIfDue: async (now) => {
       // A new process (every CLI command) knows when any process last pruned from the marker file.
       if (lastPruneAt === -Infinity) lastPruneAt = lastPruneOnDisk(prunedMarker, nowMs(now))
-      return nowMs(now) - lastPruneAt >= pruneEveryMs ? prune(now) : null
+      if (nowMs(now) - lastPruneAt < pruneEveryMs) return null
+      // An empty (or missing) log has nothing to prune: no lock, no marker. A first start (a new home)
+      // paid ~10 ms of its end for them. Not remembered on disk: the next process looks (one stat) again.
+      // Any other failure to look is left to the prune, which reports it.
+      const size = await stat(file).then(
+        (st) => st.size,
+        (error: unknown) => (isMissingFileError(error) ? 0 : -1),
+      )
+      if (size === 0) {
+        lastPruneAt = nowMs(now)
+        return null
+      }
+      return prune(now)
     },
     readAll: async () => {
       let bytes: Buffer
