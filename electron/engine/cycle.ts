@@ -1,4 +1,5 @@
 /** One engine cycle: read sources → group → snapshot → diff → log. Owns no timers. */
+import { monotonicMs } from './core/monotonic.ts'
 import { join } from 'node:path'
 import type { EngineState } from '../../shared/schemas/state.ts'
 import type { EngineEvent } from '../../shared/schemas/event.ts'
@@ -108,7 +109,7 @@ export interface CycleResult {
 
 export async function runCycle(input: CycleInput): Promise<CycleResult> {
   const { now, config, repos } = input
-  const started = performance.now()
+  const started = monotonicMs()
   const spawnsBefore = repos.spawnCount()
   const { memo, reuse } = input
   if (!reuse) memo.roots.clear()
@@ -222,7 +223,7 @@ export async function runCycle(input: CycleInput): Promise<CycleResult> {
       sourceErrors: errors,
       configErrors,
       gitSpawns: repos.spawnCount() - spawnsBefore,
-      durationMs: performance.now() - started,
+      durationMs: monotonicMs() - started,
     },
   }
 }

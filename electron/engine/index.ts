@@ -3,6 +3,7 @@
  * `createEngine(opts)` is the only owner of timers and watchers; everything it decides is in `core/`, when
  * to run a cycle included (`core/cycle-schedule.ts`).
  */
+import { monotonicMs } from './core/monotonic.ts'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineState } from '../../shared/schemas/state.ts'
@@ -42,7 +43,7 @@ export type { Engine, EngineListener, EngineOptions } from './engine-api.ts'
 const MAX_RETRY_MS = 10_000
 
 /** Scheduling runs on a monotonic clock: a test may freeze the clock events are stamped with. */
-const monotonic = (): number => performance.now()
+const monotonic = monotonicMs
 
 /**
  * The thin loop around `core/cycle-schedule.ts`: it feeds the reducer what happens (changes, timer wakes,

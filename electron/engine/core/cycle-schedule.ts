@@ -4,7 +4,7 @@
  * live sessions' pids, and when to wake next. `createEngine` is the thin loop around it: one timer, set to
  * `wakeAt`, and the I/O each decision asks for.
  *
- * `now` is a monotonic clock in milliseconds (`performance.now()`), never the clock events are stamped with
+ * `now` is a monotonic clock in milliseconds (core/monotonic.ts), never the clock events are stamped with
  * (a test may freeze that one).
  *
  * The rules:
