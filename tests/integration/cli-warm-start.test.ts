@@ -52,29 +52,76 @@ function writeSession(env: NaviEnv, projectDir: string): void {
   writeFileSync(join(dir, `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`)
 }
 
+/** `count` sessions of about `mib` MiB each (long replies), as Claude Code writes them. */
+function writeBigSessions(env: NaviEnv, projectDir: string, count: number, mib: number): void {
+  const dir = join(env.CLAUDE_CONFIG_DIR, 'projects', projectDir.replaceAll('/', '-'))
+  mkdirSync(dir, { recursive: true })
+  const reply = 'x'.repeat(64 * 1024)
+  for (let n = 0; n < count; n++) {
+    const id = `6f1d2c3b-0000-4000-8000-${String(n).padStart(12, '0')}`
+    const lines: string[] = []
+    for (let i = 0; i * 64 < mib * 1024; i++) {
+      const at = new Date(Date.now() - 300_000 + i * 1000).toISOString()
+      const base = { sessionId: id, cwd: projectDir, timestamp: at }
+      lines.push(
+        JSON.stringify({
+          ...base,
+          type: 'user',
+          message: { role: 'user', content: `step ${String(i)}` },
+        }),
+        JSON.stringify({
+          ...base,
+          type: 'assistant',
+          message: {
+            id: `msg_${String(n)}_${String(i)}`,
+            role: 'assistant',
+            content: [{ type: 'text', text: reply }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 1, output_tokens: 2 },
+          },
+        }),
+      )
+    }
+    writeFileSync(join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`)
+  }
+}
+
 /** `navi sessions --json`, and the built-in modules the process loaded beyond a bare `node`. */
-async function sessionsLoading(env: NaviEnv): Promise<{ sessions: number; modules: string[] }> {
+async function sessionsLoading(
+  env: NaviEnv,
+  args: string[] = [],
+): Promise<{ sessions: number; modules: string[]; workers: string[] }> {
   const dir = tempDir()
   const listFile = join(dir, 'modules.json')
   const probe = join(dir, 'probe.cjs')
+  // Also records the scripts of the worker threads the command starts (its fold workers).
   writeFileSync(
     probe,
     `const before = new Set(process.moduleLoadList)
+const workers = []
+const threads = require('worker_threads')
+const Real = threads.Worker
+threads.Worker = class extends Real { constructor(script, options) { workers.push(String(script)); super(script, options) } }
 process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)},
-  JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))))`,
+  JSON.stringify({ modules: process.moduleLoadList.filter((m) => !before.has(m)), workers })))`,
   )
-  const run = await execa('node', ['--require', probe, bundle.file, 'sessions', '--json'], {
-    env,
-    extendEnv: false,
-    reject: false,
-    timeout: 60_000,
-  })
+  const run = await execa(
+    'node',
+    ['--require', probe, bundle.file, 'sessions', '--json', ...args],
+    {
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    },
+  )
   expect(run.exitCode, String(run.stderr)).toBe(0)
   const answer = JSON.parse(String(run.stdout)) as { sessions: unknown[] }
-  return {
-    sessions: answer.sessions.length,
-    modules: JSON.parse(readFileSync(listFile, 'utf8')) as string[],
+  const seen = JSON.parse(readFileSync(listFile, 'utf8')) as {
+    modules: string[]
+    workers: string[]
   }
+  return { sessions: answer.sessions.length, ...seen }
 }
 
 describe('a warm start of the built navi', () => {
@@ -91,5 +138,24 @@ describe('a warm start of the built navi', () => {
     const warm = await sessionsLoading(env)
     expect(warm.sessions).toBe(1)
     expect(warm.modules.filter((m) => m.includes('crypto'))).toEqual([])
+  })
+})
+
+describe('a cold index of the built navi', () => {
+  it('folds on its CommonJS fold workers, beside the command (40 MiB of new transcripts)', async () => {
+    const env = await createNaviEnv({
+      NAVI_HOME: tempDir(),
+      CLAUDE_CONFIG_DIR: tempDir(),
+      CODEX_HOME: tempDir(),
+    })
+    writeBigSessions(env, tempDir(), 8, 5)
+    // --all: sessions no agent runs any more (these have no live process) are listed too.
+    const cold = await sessionsLoading(env, ['--all'])
+    expect(cold.sessions).toBe(8)
+    // Two workers on this 2-core machine, one per core elsewhere (at most four): the bundle's .cjs each.
+    expect(cold.workers.length).toBeGreaterThan(0)
+    for (const script of cold.workers) expect(script).toMatch(/\/fold-worker\.cjs$/)
+    // Nothing new the next time: no worker is started.
+    expect((await sessionsLoading(env, ['--all'])).workers).toEqual([])
   })
 })

@@ -77,7 +77,12 @@ interface WorkerScript {
  */
 function workerScript(): WorkerScript | null {
   // Beside this module (the CLI bundle), or one folder up from a shared chunk (the Electron build).
-  for (const name of ['fold-worker.mjs', 'fold-worker.js', '../fold-worker.js']) {
+  for (const name of [
+    'fold-worker.cjs',
+    'fold-worker.mjs',
+    'fold-worker.js',
+    '../fold-worker.js',
+  ]) {
     const url = new URL(`./${name}`, import.meta.url)
     if (url.protocol === 'file:' && existsSync(fileURLToPath(url)))
       return { url, path: fileURLToPath(url), execArgv: [] }
@@ -141,8 +146,8 @@ function startThread(script: WorkerScript): FoldEndpoint {
  * of it stayed with the engine for good (glibc keeps what a thread freed in its arenas): a `navi watch`
  * over 500 sessions that made its first index on threads held 94-99 MB in its first minutes, on
  * processes 80-90, and one started on an index 74-84. The start costs more (1 GiB: ready after 1.08 s
- * against 1.0). Its heap is bounded as a thread's is; messages are cloned as between threads (`advanced`
- * serialization keeps Maps and Sets). Electron's `fork` runs the script with its own Node.
+ * against 1.0). Its heap is bounded as a thread's is; its answers are strings (the summaries as the index
+ * keeps them), sent as between threads. Electron's `fork` runs the script with its own Node.
  */
 function startProcess(script: WorkerScript): FoldEndpoint {
   const child = fork(script.path, [], {
