@@ -161,7 +161,7 @@ async function bundleWithCodeCache(opts: {
  * 978 ms as an ES module and 848 as CommonJS (CPU profiles), and it starts ~7 ms sooner (no ES module
  * loader to set up).
  */
-async function buildFoldWorker(outdir: string, logLevel: 'info' | 'silent'): Promise<void> {
+export async function buildFoldWorker(outdir: string, logLevel: 'info' | 'silent'): Promise<void> {
   await build({
     ...SHARED,
     entryPoints: [{ in: FOLD_WORKER, out: 'fold-worker' }],

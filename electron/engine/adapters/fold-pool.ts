@@ -76,11 +76,13 @@ interface WorkerScript {
  * a process is started with tsx's loader.
  */
 function workerScript(): WorkerScript | null {
-  // Beside this module (the CLI bundle), or one folder up from a shared chunk (the Electron build).
+  // Beside this module (the CLI bundle), or one folder up from a shared chunk (the Electron build). The
+  // CommonJS build first: its fold is faster (scripts/cli-bundle.ts, buildFoldWorker).
   for (const name of [
     'fold-worker.cjs',
     'fold-worker.mjs',
     'fold-worker.js',
+    '../fold-worker.cjs',
     '../fold-worker.js',
   ]) {
     const url = new URL(`./${name}`, import.meta.url)
