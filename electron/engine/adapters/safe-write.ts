@@ -69,8 +69,8 @@ export async function writeSmallFileSafely(
 }
 
 /**
- * A stamp that could not be set costs the next reader a hash, nothing else (the file is written): not
- * worth failing a save for. Anything but a refusal (a file gone since, a read-only mount) is a bug.
+ * A stamp that could not be set (refused, a read-only mount, the file replaced and gone since) costs the
+ * next reader a hash, nothing else: the file is written. Any other error is thrown.
  */
 function stampRefused(error: unknown): void {
   const code = (error as NodeJS.ErrnoException | null)?.code
