@@ -256,12 +256,13 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       if (nowMs(now) - lastPruneAt < pruneEveryMs) return null
       // An empty (or missing) log has nothing to prune: no lock, no marker. A first start (a new home)
       // paid ~10 ms of its end for them. Not remembered on disk: the next process looks (one stat) again.
-      // Any other failure to look is left to the prune, which reports it.
-      const size = await stat(file).then(
-        (st) => st.size,
-        (error: unknown) => (isMissingFileError(error) ? 0 : -1),
+      // Anything else (not a regular file: a FIFO, /dev/zero; a failure to look) is left to the prune,
+      // which reports it.
+      const empty = await stat(file).then(
+        (st) => st.isFile() && st.size === 0,
+        (error: unknown) => isMissingFileError(error),
       )
-      if (size === 0) {
+      if (empty) {
         lastPruneAt = nowMs(now)
         return null
       }
