@@ -165,11 +165,11 @@ describe('engine on real claude sessions and real repositories', () => {
         step('task_completed', 'Review docs'),
       ]
       expect(steps.every(Number.isFinite), String(steps)).toBe(true)
-      // Two lines of the CLI can share a millisecond: the times never go back, and the log keeps the order.
+      // Lines of the CLI can share a millisecond (all four did once, against the scripted API): the times
+      // never go back, and the log keeps the order.
       expect(steps[1]).toBeGreaterThanOrEqual(steps[0] as number)
       expect(steps[2]).toBeGreaterThanOrEqual(steps[1] as number)
       expect(steps[3]).toBeGreaterThanOrEqual(steps[2] as number)
-      expect(steps[3]).toBeGreaterThan(steps[0] as number)
       const logged = [...events]
         .reverse()
         .filter((e) => e.type === 'task_started' || e.type === 'task_completed')
