@@ -297,6 +297,37 @@ describe('createJsonlFileSet', () => {
     // Nothing to read the next time: no worker is asked, no note.
     expect((await set.update(files)).notes).toEqual([])
   })
+  it('folds on its own thread a file whose worker answer does not read back, and says so', async () => {
+    const files = ['one', 'two'].map((name) => join(temp.root, `${name}.jsonl`))
+    for (const [i, file] of files.entries())
+      await writeFile(file, jsonl(promptLine(SESSION, `prompt ${i}`, '2026-11-21T10:00:00.000Z')))
+    // A worker that answers, with a summary cut short (or another file's).
+    const garbled: FoldPool = {
+      size: 2,
+      fold: async (_folder, path) => ({
+        id: 1,
+        ok: true,
+        summaryJson: path.endsWith('one.jsonl')
+          ? '{"sessionId":'
+          : JSON.stringify({ path: '/else' }),
+        position: null,
+        corrupt: 0,
+        bytesRead: 0,
+      }),
+      close: async () => undefined,
+    }
+    const set = createJsonlFileSet(claudeTranscriptFolder, {
+      parallel: { folder: 'claude-transcript', minBytes: 0, openPool: () => garbled },
+    })
+    const update = await set.update(files)
+    expect(files.map((file) => set.get(file)?.lastPrompt)).toEqual(['prompt 0', 'prompt 1'])
+    expect(update.errors).toEqual([])
+    expect(update.onWorkers).toBe(0)
+    expect(update.notes).toHaveLength(1)
+    expect(update.notes[0]).toMatch(
+      /fold workers failed on 2 file\(s\).*one\.jsonl: the worker's summary does not read back/,
+    )
+  })
 })
 
 describe('readLiveSessions', () => {

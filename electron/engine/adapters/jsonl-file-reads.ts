@@ -117,9 +117,16 @@ async function readOnWorker<S extends { corruptLines: number }>(
   }
   if (context.entries.get(path) !== entry) return
   // Folded and encoded on the worker: the same text is the summary here and the file's index entry.
-  const summary = FOLDER_ENCODINGS[folderName].revive(JSON.parse(outcome.summaryJson), path)
+  let summary = null
+  let problem = "the worker's summary names another file"
+  try {
+    summary = FOLDER_ENCODINGS[folderName].revive(JSON.parse(outcome.summaryJson), path)
+  } catch (error) {
+    problem = `the worker's summary does not read back (${describeError(error)})`
+  }
   if (summary === null) {
-    failures.push(`${path}: the worker's summary names another file`)
+    // Folded here instead, from where its tail stands (never moved by the worker's answer).
+    failures.push(`${path}: ${problem}`)
     await readHere(context, plan, update)
     return
   }
