@@ -1,9 +1,11 @@
 /**
- * The event log's shape (event-log.ts implements it), and the marker that says when it was last pruned.
+ * The event log's shape (event-log.ts implements it), and what says whether a prune is due: the marker
+ * of the last one, and a log with nothing in it.
  */
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { EventLogContents } from '../core/event-line.ts'
-import { readRegularTextSync } from './safe-read.ts'
+import { stat } from 'node:fs/promises'
+import { isMissingFileError, readRegularTextSync } from './safe-read.ts'
 
 /** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
 export type EventLogClock = () => number | Date
@@ -55,4 +57,16 @@ export function lastPruneOnDisk(marker: string, now: number): number {
     return -Infinity
   }
   return Number.isFinite(at) && at <= now ? at : -Infinity
+}
+
+/**
+ * True for an empty (or missing) log: nothing to prune, so no lock and no marker (a first start, a new
+ * home, paid ~10 ms of its end for them). Anything else (not a regular file: a FIFO, /dev/zero; a failure
+ * to look) is left to the prune, which reports it.
+ */
+export async function nothingToPrune(file: string): Promise<boolean> {
+  return stat(file).then(
+    (st) => st.isFile() && st.size === 0,
+    (error: unknown) => isMissingFileError(error),
+  )
 }

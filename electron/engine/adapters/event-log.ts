@@ -27,6 +27,7 @@ import {
 import { withFileLock } from './file-lock.ts'
 import {
   lastPruneOnDisk,
+  nothingToPrune,
   type EventLog,
   type EventLogClock,
   type EventLogOptions,
@@ -254,15 +255,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       // A new process (every CLI command) knows when any process last pruned from the marker file.
       if (lastPruneAt === -Infinity) lastPruneAt = lastPruneOnDisk(prunedMarker, nowMs(now))
       if (nowMs(now) - lastPruneAt < pruneEveryMs) return null
-      // An empty (or missing) log has nothing to prune: no lock, no marker. A first start (a new home)
-      // paid ~10 ms of its end for them. Not remembered on disk: the next process looks (one stat) again.
-      // Anything else (not a regular file: a FIFO, /dev/zero; a failure to look) is left to the prune,
-      // which reports it.
-      const empty = await stat(file).then(
-        (st) => st.isFile() && st.size === 0,
-        (error: unknown) => isMissingFileError(error),
-      )
-      if (empty) {
+      if (await nothingToPrune(file)) {
+        // Not remembered on disk: the next process looks (one stat) again.
         lastPruneAt = nowMs(now)
         return null
       }
