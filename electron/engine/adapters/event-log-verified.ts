@@ -30,8 +30,6 @@ export function verifiedMarkerOf(logFile: string): string {
   return join(dirname(logFile), `${basename(logFile, '.jsonl')}.verified`)
 }
 
-const sha256 = sha256Hex
-
 /** The marker at `path` when it is one of this version; null otherwise (missing, foreign, older). */
 function readMarker(path: string): Marker | null {
   let text: string
@@ -50,7 +48,7 @@ export function verifiedBytesOf(marker: string, log: Uint8Array): number {
   const found = readMarker(marker)
   if (found === null || found.bytes === 0 || found.bytes > log.length) return 0
   if (log[found.bytes - 1] !== NEWLINE) return 0
-  return sha256(log.subarray(0, found.bytes)) === found.sha256 ? found.bytes : 0
+  return sha256Hex(log.subarray(0, found.bytes)) === found.sha256 ? found.bytes : 0
 }
 
 /** Keeps the marker of one log up to date as this process appends to it or prunes it. */

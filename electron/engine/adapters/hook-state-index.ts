@@ -33,8 +33,6 @@ export interface LoadedHookIndex {
   stamped: boolean
 }
 
-const sha256 = sha256Hex
-
 /** The index at `file`; null when there is none or it is not one this Navi wrote (said through onProblem). */
 export async function loadHookIndex(
   file: string,
@@ -62,7 +60,7 @@ export async function loadHookIndex(
     const body = text.slice(split + 1)
     if (split === -1 || header.format !== FORMAT) return null
     const stamped = carriesStamp(mtimeMs, header.stamp)
-    if (!stamped && header.sha256 !== sha256(body)) return null
+    if (!stamped && header.sha256 !== sha256Hex(body)) return null
     return { index: JSON.parse(body) as HookIndex, stamped }
   } catch {
     // Not an index Navi wrote (a crash cannot leave one half-written: it is replaced atomically).
@@ -74,7 +72,7 @@ export async function saveHookIndex(file: string, index: HookIndex): Promise<voi
   await mkdir(dirname(file), { recursive: true })
   const body = JSON.stringify(index)
   const stamp = newFileStamp()
-  const header = JSON.stringify({ format: FORMAT, sha256: sha256(body), stamp })
+  const header = JSON.stringify({ format: FORMAT, sha256: sha256Hex(body), stamp })
   // A cache: not synced to the disk (a power cut costs folding the inbox again, not a fact).
   await writeFileSafely(file, `${header}\n${body}`, { fsync: false, stampMs: stamp })
 }
