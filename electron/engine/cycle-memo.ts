@@ -22,6 +22,8 @@ export interface BuiltSnapshot {
   projectDir: string
   name: string
   registered: boolean
+  /** Whether the project's folder existed (a missing one's snapshot says so in its errors). */
+  exists: boolean
   sessions: readonly Session[]
   /** The sessions' latest activity (epoch ms) where a repository read asked for it; else null. */
   lastActivity: number | null

@@ -106,9 +106,12 @@ function buildGroup(
   const newCommits = read?.newCommits ?? NO_NEW_COMMITS
   // A task file is read every cycle, so a project with one is built every cycle.
   const was = input.reuse ? input.memo.built.get(group.projectDir) : undefined
+  // A folder that is gone stays gone until a full cycle looks again (cycle.ts): its snapshot, built from
+  // the same parts, is the same too. Sessions of deleted worktrees are common, and rebuilding each such
+  // project at every append was most of an append's cost in a corpus whose folders are all elsewhere.
   const keep =
     was !== undefined &&
-    exists &&
+    was.exists === exists &&
     group.tasksFile === null &&
     newCommits === NO_NEW_COMMITS &&
     was.git === git &&
@@ -125,6 +128,7 @@ function buildGroup(
       projectDir: group.projectDir,
       name,
       registered: group.registered,
+      exists,
       sessions: group.sessions,
       lastActivity,
       git,
