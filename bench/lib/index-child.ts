@@ -6,7 +6,7 @@
  * command ships: scripts/cli-bundle.ts `bundleLikeNaviCli`) and bench/scale.ts. No top-level `await`:
  * the second build is CommonJS.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeSync } from 'node:fs'
 
 /**
  * Bytes this process has read through read(2) and friends so far (page cache included). Read at once:
@@ -56,8 +56,11 @@ async function main(): Promise<void> {
   const stopMs = nowMs() - stopStarted
   const memory = process.memoryUsage()
 
-  console.log(
-    JSON.stringify({
+  // Straight to the descriptor, as the `navi` command prints (electron/cli/output.ts): Node's stdout
+  // stream is not part of what this process measures.
+  writeSync(
+    1,
+    `${JSON.stringify({
       importMs,
       refreshMs,
       stopMs,
@@ -69,7 +72,7 @@ async function main(): Promise<void> {
       sourceErrors: diagnostics.sourceErrors,
       heapUsedMb: memory.heapUsed / 1024 / 1024,
       maxRssMb: process.resourceUsage().maxRSS / 1024,
-    }),
+    })}\n`,
   )
 }
 

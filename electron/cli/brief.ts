@@ -2,7 +2,7 @@
 import type { EnginePaths, Pm } from '../runtime/index.ts'
 import { createCliRuntime } from './cli-runtime.ts'
 import { formatAnswer, formatBriefing } from './format-briefing.ts'
-import { printErr, printJson, printOut, type Print } from './output.ts'
+import { printErr, printJson, printOut, printProgress, type Print } from './output.ts'
 
 /**
  * Exit code 0 with a fresh briefing; 1 when the run failed (a cached briefing is still printed, marked
@@ -14,10 +14,10 @@ export async function briefCommand(paths: EnginePaths, print: Print): Promise<nu
     await runtime.start()
     const pm = runtime.pm as Pm
     pm.onStatus((status) => {
-      if (process.stderr.isTTY) process.stderr.write(`\rPM: ${status.phase.replace('_', ' ')}…   `)
+      if (process.stderr.isTTY) printProgress(`\rPM: ${status.phase.replace('_', ' ')}…   `)
     })
     const state = await pm.runNow()
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+    if (process.stderr.isTTY) printProgress('\r\x1b[K')
     print(state, formatBriefing(state, Date.now()))
     return state.briefing && !state.is_stale && !state.claude_missing ? 0 : 1
   } finally {
@@ -38,9 +38,9 @@ export async function askCommand(
   const runtime = await createCliRuntime({ paths, mode: 'once', pm: true })
   try {
     await runtime.start()
-    if (process.stderr.isTTY) process.stderr.write('PM: thinking…')
+    if (process.stderr.isTTY) printProgress('PM: thinking…')
     const result = await (runtime.pm as Pm).ask(question)
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+    if (process.stderr.isTTY) printProgress('\r\x1b[K')
     if (!result.answer) {
       // The JSON still says why; the text says it on stderr, where a failure belongs.
       printErr(`navi: the PM could not answer: ${result.error ?? 'no answer'}`)

@@ -4,9 +4,11 @@
  */
 import type { NaviRuntime, NaviRuntimeOptions } from '../runtime/index.ts'
 import { CODE_CACHE_SCOPE, widenCodeCacheScope } from './code-cache-state.ts'
+import { printErr } from './output.ts'
 
 export async function createCliRuntime(opts: NaviRuntimeOptions): Promise<NaviRuntime> {
   widenCodeCacheScope(CODE_CACHE_SCOPE.engine)
   const { createNaviRuntime } = await import('../runtime/index.ts')
-  return createNaviRuntime(opts)
+  // The engine's failures on stderr as the rest of the CLI's text: inert, and through its one channel.
+  return createNaviRuntime({ onError: (message) => printErr(`navi engine: ${message}`), ...opts })
 }

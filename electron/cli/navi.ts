@@ -2,12 +2,11 @@
  * The `navi` executable's entry point: runs the command, sets the exit code, never throws. The help is
  * answered before the rest of the CLI (the engine, its libraries) is even loaded.
  */
-import { exitCodeOfOutput, handleOutputErrors, printErr, printOut } from './output.ts'
+import { exitCodeOfOutput, printErr, printOut } from './output.ts'
 import { asksForHelp, USAGE } from './usage.ts'
 import { CODE_CACHE_SCOPE, widenCodeCacheScope } from './code-cache-state.ts'
 
 const argv = process.argv.slice(2)
-handleOutputErrors()
 
 /** Commands that run until stopped: they parse the same shapes thousands of times. */
 const LONG_RUNNING = new Set(['watch', 'serve', 'run'])

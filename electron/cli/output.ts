@@ -2,25 +2,67 @@
  * Everything the `navi` CLI prints goes through here: human text is made inert (shared/text.ts) as a whole
  * block, so no field a formatter forgot can move the cursor, clear the screen or write the clipboard; JSON
  * keeps its values and escapes the invisible characters `JSON.stringify` leaves as they are.
+ *
+ * Text goes straight to the file descriptor: `process.stdout` and `process.stderr` are made on first use
+ * and load Node's stream and socket machinery, ~2 ms of every command's start (most print once and exit).
+ * A descriptor that cannot take the text now (EAGAIN: a non-blocking pipe or terminal) hands it, and all
+ * that follows, to Node's stream, which waits until it can.
  */
+import { writeSync } from 'node:fs'
 import { escapeInvisibleInJson, inertBlock } from '../../shared/text.ts'
 
 /** Human output on stdout, one trailing newline. */
 export function printOut(text: string): void {
-  process.stdout.write(`${inertBlock(text)}\n`)
+  emit(1, `${inertBlock(text)}\n`)
 }
 
 /** Messages and errors on stderr, one trailing newline. */
 export function printErr(text: string): void {
-  process.stderr.write(`${inertBlock(text)}\n`)
+  emit(2, `${inertBlock(text)}\n`)
+}
+
+/** A terminal's progress line on stderr (`\r`, erase), written as given: the caller's own fixed text. */
+export function printProgress(text: string): void {
+  emit(2, text)
 }
 
 /** `value` as JSON on stdout: pretty (`indent` 2) for a document, compact (0) for one line of a stream. */
 export function printJson(value: unknown, indent = 2): void {
-  process.stdout.write(
-    `${escapeInvisibleInJson(JSON.stringify(value, null, indent || undefined))}\n`,
-  )
+  emit(1, `${escapeInvisibleInJson(JSON.stringify(value, null, indent || undefined))}\n`)
 }
+
+/** Whether stdout and stderr still take direct writes; false once one has gone to Node's stream. */
+const direct = { 1: true, 2: true }
+
+function emit(fd: 1 | 2, text: string): void {
+  if (fd === 1 && outputClosed) return
+  if (!direct[fd]) {
+    streamOf(fd).write(text)
+    return
+  }
+  const bytes = Buffer.from(text, 'utf8')
+  let written = 0
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+      direct[fd] = false
+      streamOf(fd).write(bytes.subarray(written))
+    } else if (fd === 1) outputFailed(error as NodeJS.ErrnoException)
+    // Nothing can be said about a stderr that is gone.
+  }
+}
+
+/** Node's stream for `fd`, with the error handling of a direct write (outputFailed). */
+function streamOf(fd: 1 | 2): NodeJS.WriteStream {
+  const stream = fd === 1 ? process.stdout : process.stderr
+  if (!streamsWatched.has(fd)) {
+    streamsWatched.add(fd)
+    stream.on('error', fd === 1 ? outputFailed : () => undefined)
+  }
+  return stream
+}
+const streamsWatched = new Set<1 | 2>()
 
 /** `(json, human)` printer of a command run with or without `--json`. */
 export type Print = (json: unknown, human: string) => void
@@ -39,29 +81,25 @@ const onOutputClosed = new Set<() => void>()
 
 /**
  * Whoever read stdout went away (`navi events | head -3`, a closed terminal). Node ignores SIGPIPE, so
- * the next write fails with EPIPE, an unhandled stream error that printed a stack trace. From then on
- * output is dropped and the process ends as Unix tools do: a one-shot command finishes quietly, a long
+ * the write fails with EPIPE (it once died of an unhandled stream error with a stack trace). From then
+ * on output is dropped and the process ends as Unix tools do: a one-shot command finishes quietly, a long
  * running one (`navi watch`) stops as on SIGTERM (untilStopSignal), and the exit code says it (141).
- * Any other write error is said once on stderr and fails the command. Installed once, by the entry point.
+ * Any other write error is said once on stderr and fails the command.
  */
-export function handleOutputErrors(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') {
-      if (outputExitCode === undefined) {
-        printErr(`navi: cannot write to standard output: ${error.message}`)
-      }
-      outputExitCode ??= 1
-      process.exitCode = outputExitCode
-      return
+function outputFailed(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') {
+    if (outputExitCode === undefined) {
+      printErr(`navi: cannot write to standard output: ${error.message}`)
     }
-    if (outputClosed) return
-    outputClosed = true
-    outputExitCode ??= OUTPUT_CLOSED_EXIT_CODE
+    outputExitCode ??= 1
     process.exitCode = outputExitCode
-    for (const listener of onOutputClosed) listener()
-  })
-  // Nothing can be said about a stderr that is gone.
-  process.stderr.on('error', () => undefined)
+    return
+  }
+  if (outputClosed) return
+  outputClosed = true
+  outputExitCode ??= OUTPUT_CLOSED_EXIT_CODE
+  process.exitCode = outputExitCode
+  for (const listener of onOutputClosed) listener()
 }
 
 /** The exit code stdout's failure imposes (141: its reader went away), or undefined while it works. */
