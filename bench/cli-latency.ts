@@ -20,6 +20,7 @@ import { createEventLog } from '../electron/engine/adapters/event-log.ts'
 import { engineEventSchema, type EngineEvent } from '../shared/schemas/event.ts'
 import { bundleNaviCli } from '../scripts/cli-bundle.ts'
 import { ensureCorpus } from './lib/corpus.ts'
+import { measuredEnv, measuredEnvNote } from './lib/measured-env.ts'
 import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
 import {
   hasFlag,
@@ -119,14 +120,15 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       logLevel: 'silent',
     })
     const cli = NAVI_BIN
+    const envNote = measuredEnvNote()
+    if (envNote) console.log(envNote)
     const home = join(scratch, 'navi')
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
+    const env = measuredEnv({
       HOME: scratch,
       NAVI_HOME: home,
       CLAUDE_CONFIG_DIR: corpus.claudeConfigDir,
       CODEX_HOME: join(scratch, 'codex'),
-    }
+    })
     await mkdir(join(scratch, 'codex'), { recursive: true })
     const coldMs = await timeRun([cli, 'sessions'], env)
     await mkdir(join(home, 'pm'), { recursive: true })

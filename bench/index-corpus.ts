@@ -26,6 +26,7 @@ import {
   type IndexCorpusOptions,
   type Measured,
 } from './lib/index-report.ts'
+import { measuredEnv, measuredEnvNote } from './lib/measured-env.ts'
 import { runMeasured } from './lib/process-stats.ts'
 import { bundleCli, bundleLikeNaviCli } from '../scripts/cli-bundle.ts'
 import { hasFlag, isMain, mib, numberOption, writeResult } from './lib/report.ts'
@@ -71,6 +72,8 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
   const scratch = await mkdtemp(join(tmpdir(), 'navi-bench-index-'))
   try {
     console.log(`corpus: ${megabytes} MiB in ${sessionCount} sessions under ${root}`)
+    const envNote = measuredEnvNote()
+    if (envNote) console.log(envNote)
     const corpus = await ensureCorpus({
       root,
       totalBytes: megabytes * 1024 * 1024,
@@ -103,13 +106,13 @@ export async function benchIndexCorpus(opts: IndexCorpusOptions) {
     const codexHome = join(scratch, 'codex')
     const empty = join(scratch, 'empty-claude')
     await Promise.all([home, codexHome, empty].map((d) => mkdir(d, { recursive: true })))
-    const env = (claudeConfigDir: string, naviHome: string): NodeJS.ProcessEnv => ({
-      ...process.env,
-      HOME: home,
-      CLAUDE_CONFIG_DIR: claudeConfigDir,
-      CODEX_HOME: codexHome,
-      NAVI_HOME: naviHome,
-    })
+    const env = (claudeConfigDir: string, naviHome: string): NodeJS.ProcessEnv =>
+      measuredEnv({
+        HOME: home,
+        CLAUDE_CONFIG_DIR: claudeConfigDir,
+        CODEX_HOME: codexHome,
+        NAVI_HOME: naviHome,
+      })
     const navi = async (naviHome: string, claudeDir: string, program = child) => {
       const run = await runMeasured(process.execPath, [program], {
         cwd: REPO,

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { bundleCli, bundleNaviCli, NAVI_CLI_FILE } from '../scripts/cli-bundle.ts'
 import { FIXTURE_GIT_ENV } from '../tests/support/repo-fixture.ts'
 import { ensureCorpus } from './lib/corpus.ts'
+import { measuredEnv, measuredEnvNote } from './lib/measured-env.ts'
 import { parseChild } from './lib/index-report.ts'
 import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
 import { cpuTicks, processTree, residentMb, runMeasured, ticksToMs } from './lib/process-stats.ts'
@@ -162,6 +163,8 @@ async function appendCycles(
 }
 
 export async function benchScale(opts: { quick: boolean; idleSeconds: number }) {
+  const envNote = measuredEnvNote()
+  if (envNote) console.log(envNote)
   await rm(OUT, { recursive: true, force: true })
   await bundleNaviCli({
     outdir: join(OUT, 'cli'),
@@ -199,13 +202,12 @@ export async function benchScale(opts: { quick: boolean; idleSeconds: number }) 
         join(home, 'config.yaml'),
         `projects:\n${repos.map((r) => `  - path: ${r}\n`).join('')}`,
       )
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
+      const env = measuredEnv({
         HOME: scratch,
         NAVI_HOME: home,
         CLAUDE_CONFIG_DIR: corpus.claudeConfigDir,
         CODEX_HOME: join(scratch, 'codex'),
-      }
+      })
       console.log(
         `\n${row.sessions} sessions, ${row.repos} repositories (${Math.round(corpus.bytes / 1048576)} MiB)`,
       )

@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { droppedFromMeasuredEnv } from './measured-env.ts'
 
 export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url))
 
@@ -60,7 +61,12 @@ export async function writeResult(name: string, data: unknown): Promise<string> 
 }
 
 export function machineInfo() {
-  return { node: process.version, platform: `${process.platform}-${process.arch}` }
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    // Variables of this environment the measured processes ran without (lib/measured-env.ts).
+    unsetForMeasuredProcesses: droppedFromMeasuredEnv(),
+  }
 }
 
 /** True when the module at `url` is the script being run (`node bin/run-ts.mjs bench/x.ts`). */
