@@ -34,7 +34,24 @@ export function printJson(value: unknown, indent = 2): void {
 /** Whether stdout and stderr still take direct writes; false once one has gone to Node's stream. */
 const direct = { 1: true, 2: true }
 
+/** Where the text goes instead of the descriptors: a program running commands in its own process. */
+export interface OutputSink {
+  out(text: string): void
+  err(text: string): void
+}
+let sink: OutputSink | null = null
+
+/** Sends all output to `to` until called again with null (tests/support/bad-inputs/runner.ts). */
+export function redirectOutput(to: OutputSink | null): void {
+  sink = to
+}
+
 function emit(fd: 1 | 2, text: string): void {
+  if (sink) {
+    if (fd === 1) sink.out(text)
+    else sink.err(text)
+    return
+  }
   if (fd === 1 && outputClosed) return
   if (!direct[fd]) {
     streamOf(fd).write(text)

@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { runCli } from '../../../electron/cli/main.ts'
+import { redirectOutput } from '../../../electron/cli/output.ts'
 
 export const COMMANDS = [
   ['status', '--json'],
@@ -33,6 +34,8 @@ export interface RunnerReport {
 async function runCaptured(args: readonly string[]): Promise<CommandRun> {
   let stdout = ''
   let stderr = ''
+  // The CLI's own text through its sink; anything else written to the streams is captured too.
+  redirectOutput({ out: (text) => (stdout += text), err: (text) => (stderr += text) })
   const out = process.stdout.write.bind(process.stdout)
   const err = process.stderr.write.bind(process.stderr)
   const capture =
@@ -55,6 +58,7 @@ async function runCaptured(args: readonly string[]): Promise<CommandRun> {
   } finally {
     process.stdout.write = out
     process.stderr.write = err
+    redirectOutput(null)
   }
   return { args, exitCode, stdout, stderr, ms: performance.now() - started }
 }
