@@ -1,13 +1,16 @@
 /**
  * `events.verified` beside the event log: appends and prunes keep it vouching for exactly the lines Navi
  * wrote, two writers keep it whole, and a reader believes it only for bytes that still hash as it says (an
- * edited line is validated again, and refused when it is no event).
+ * edited line is validated again, and refused when it is no event), or, unhashed, for a log it names as the
+ * log still stands (identity, size, modification and change times).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { type Stats, statSync } from 'node:fs'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { EventLog } from '../../electron/engine/adapters/event-log.ts'
 import { useEventLogFile } from '../support/event-log-file.ts'
+import { waitUntil } from '../support/wait.ts'
 import {
   verifiedBytesOf,
   verifiedMarkerOf,
@@ -98,5 +101,43 @@ describe('events.verified', () => {
     await log.append([event('later')])
     expect(await vouched()).toBe(await size())
     expect((await open().readAll()).events.map((e) => e.id)).toEqual(['new', 'later'])
+  })
+
+  it('is believed unhashed for the log it names as it still stands, and hashed once it was written', async () => {
+    const log = open()
+    await log.append([event('a'), event('b')])
+    const marker = verifiedMarkerOf(logs.file)
+    const body = JSON.parse(await readFile(marker, 'utf8')) as Record<string, unknown>
+    expect(body.log).toMatchObject({ size: await size() })
+    // A wrong hash: only a reader that does not hash believes it.
+    await writeFile(marker, `${JSON.stringify({ ...body, sha256: '0'.repeat(64) })}\n`)
+    const bytes = await readFile(logs.file)
+    expect(verifiedBytesOf(marker, bytes, await stat(logs.file))).toBe(bytes.length)
+    expect(verifiedBytesOf(marker, bytes)).toBe(0)
+
+    // The same bytes written again once the clock the file system stamps with has ticked: the hash
+    // decides, and it is wrong.
+    const before = await stat(logs.file)
+    const probe = `${logs.file}.tick`
+    await waitUntil(
+      async () => {
+        await writeFile(probe, 'tick')
+        return statSync(probe).ctimeMs > before.ctimeMs
+      },
+      5_000,
+      () => 'the file system clock did not tick',
+    )
+    await writeFile(logs.file, bytes)
+    expect(verifiedBytesOf(marker, bytes, await stat(logs.file))).toBe(0)
+    // A modification time set back (utimes) does not set back the change time, which alone differs.
+    const changedOnly = Object.assign(
+      Object.create(Object.getPrototypeOf(before)) as Stats,
+      before,
+      {
+        ctimeMs: before.ctimeMs + 1,
+      },
+    )
+    expect(verifiedBytesOf(marker, bytes, before)).toBe(bytes.length)
+    expect(verifiedBytesOf(marker, bytes, changedOnly)).toBe(0)
   })
 })

@@ -3,12 +3,15 @@
  * believes its cache files by their stamps (core/file-stamp.ts) and hashes nothing, so it never loads
  * `node:crypto` (~3 ms of every command, with the ciphers and streams it brings). The first command, which
  * writes the index, the snapshots and their hashes, loads it: the probe sees a module when it is loaded.
- * Nor does it make Node's stdout stream (electron/cli/output.ts writes to the descriptor).
+ * Nor does it make Node's stdout stream (electron/cli/output.ts writes to the descriptor), nor hash an
+ * event log its marker names as it still stands (adapters/event-log-verified.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEventLog } from '../../electron/engine/adapters/event-log.ts'
+import { engineEventSchema, type EngineEvent } from '../../shared/schemas/event.ts'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
 import { useTempDirs } from '../support/temp-paths.ts'
@@ -53,6 +56,19 @@ function writeSession(env: NaviEnv, projectDir: string): void {
   writeFileSync(join(dir, `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`)
 }
 
+/** `count` commit events of the last hours, as the engine logs them. */
+function commits(count: number): EngineEvent[] {
+  return Array.from({ length: count }, (_, i) =>
+    engineEventSchema.parse({
+      id: `warm-${i}`,
+      timestamp: new Date(Date.now() - (count - i) * 60_000).toISOString(),
+      type: 'commit',
+      project: 'warm',
+      details: { sha: i.toString(16).padStart(40, '0'), message: `commit ${i}`, branch: 'main' },
+    }),
+  )
+}
+
 /** `count` sessions of about `mib` MiB each (long replies), as Claude Code writes them. */
 function writeBigSessions(env: NaviEnv, projectDir: string, count: number, mib: number): void {
   const dir = join(env.CLAUDE_CONFIG_DIR, 'projects', projectDir.replaceAll('/', '-'))
@@ -92,6 +108,15 @@ async function sessionsLoading(
   env: NaviEnv,
   args: string[] = [],
 ): Promise<{ sessions: number; modules: string[]; workers: string[] }> {
+  const { answer, ...seen } = await commandLoading(env, ['sessions', '--json', ...args])
+  return { sessions: (answer as { sessions: unknown[] }).sessions.length, ...seen }
+}
+
+/** `navi <args>` (JSON out), and the built-in modules and worker scripts the process loaded. */
+async function commandLoading(
+  env: NaviEnv,
+  args: string[],
+): Promise<{ answer: unknown; modules: string[]; workers: string[] }> {
   const dir = tempDir()
   const listFile = join(dir, 'modules.json')
   const probe = join(dir, 'probe.cjs')
@@ -106,23 +131,18 @@ threads.Worker = class extends Real { constructor(script, options) { workers.pus
 process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)},
   JSON.stringify({ modules: process.moduleLoadList.filter((m) => !before.has(m)), workers })))`,
   )
-  const run = await execa(
-    'node',
-    ['--require', probe, bundle.file, 'sessions', '--json', ...args],
-    {
-      env,
-      extendEnv: false,
-      reject: false,
-      timeout: 60_000,
-    },
-  )
+  const run = await execa('node', ['--require', probe, bundle.file, ...args], {
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  })
   expect(run.exitCode, String(run.stderr)).toBe(0)
-  const answer = JSON.parse(String(run.stdout)) as { sessions: unknown[] }
   const seen = JSON.parse(readFileSync(listFile, 'utf8')) as {
     modules: string[]
     workers: string[]
   }
-  return { sessions: answer.sessions.length, ...seen }
+  return { answer: JSON.parse(String(run.stdout)), ...seen }
 }
 
 describe('a warm start of the built navi', () => {
@@ -141,6 +161,14 @@ describe('a warm start of the built navi', () => {
     expect(warm.modules.filter((m) => m.includes('crypto'))).toEqual([])
     // Its answer goes straight to the descriptor: no stdout stream (net, tty and streams, ~2 ms).
     expect(warm.modules.filter((m) => /^NativeModule (net|tty)$/.test(m))).toEqual([])
+
+    // The event log too: a log its marker names as it still stands is read without a hash.
+    const log = createEventLog(join(env.NAVI_HOME, 'pm', 'events.jsonl'))
+    await log.append(commits(50))
+    await log.close()
+    const listed = await commandLoading(env, ['events', '--json'])
+    expect((listed.answer as { events: unknown[] }).events).toHaveLength(50)
+    expect(listed.modules.filter((m) => m.includes('crypto'))).toEqual([])
   })
 })
 

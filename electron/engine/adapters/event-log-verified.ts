@@ -3,7 +3,16 @@
  * lines Navi wrote (core/event-verified.ts) and their SHA-256. It is only ever written under the log's
  * lock, by whoever appends or prunes, after the log itself; atomically and without fsync, since losing it
  * only costs a validation. A reader believes it for exactly the bytes that still hash as it says.
+ *
+ * It also names the log as it stood when the marker was written (file identity, size, modification and
+ * change times). A reader that finds the log still so needs no hash: every command that lists events
+ * would otherwise load `node:crypto` and hash the day's log (~6 ms of `navi events`). Any write to the
+ * log moves its change time, which no program can set back; a file system too coarse to tell two writes
+ * in the same tick apart could hide an edit that kept the size, which only someone who can write
+ * NAVI_HOME could make (the hash is not a boundary against them either).
  */
+import type { Stats } from 'node:fs'
+import { statSync } from 'node:fs'
 import { sha256 as newSha256, sha256Hex, type Hash } from '../core/digest.ts'
 import { basename, dirname, join } from 'node:path'
 import * as z from 'zod'
@@ -22,6 +31,10 @@ const markerSchema = lazySchema(() =>
     version: z.number(),
     bytes: z.number().int().nonnegative(),
     sha256: z.string(),
+    /** The log when the marker was written, when it was exactly the bytes vouched for. */
+    log: z
+      .object({ id: z.string(), size: z.number(), mtimeMs: z.number(), ctimeMs: z.number() })
+      .optional(),
   }),
 )
 type Marker = z.infer<typeof markerSchema>
@@ -43,11 +56,35 @@ function readMarker(path: string): Marker | null {
   return parsed.success && parsed.data.version === VERIFIED_EVENT_LINES_VERSION ? parsed.data : null
 }
 
-/** How many leading bytes of `log` (the whole file as read) the marker vouches for; 0 when none. */
-export function verifiedBytesOf(marker: string, log: Uint8Array): number {
+type LogStamp = NonNullable<Marker['log']>
+
+function stampOf(st: Stats): LogStamp {
+  return {
+    id: `${st.dev}:${st.ino}:${st.birthtimeMs}`,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+  }
+}
+
+const sameStamp = (a: LogStamp, b: LogStamp): boolean =>
+  a.id === b.id && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs
+
+/**
+ * How many leading bytes of `log` (the whole file as read) the marker vouches for; 0 when none. With the
+ * file's `stats` from before the read, a log the marker names as it still stands is believed unhashed.
+ */
+export function verifiedBytesOf(marker: string, log: Uint8Array, stats?: Stats): number {
   const found = readMarker(marker)
   if (found === null || found.bytes === 0 || found.bytes > log.length) return 0
   if (log[found.bytes - 1] !== NEWLINE) return 0
+  if (
+    stats !== undefined &&
+    found.log !== undefined &&
+    found.bytes === log.length &&
+    sameStamp(found.log, stampOf(stats))
+  )
+    return found.bytes
   return sha256Hex(log.subarray(0, found.bytes)) === found.sha256 ? found.bytes : 0
 }
 
@@ -58,22 +95,32 @@ export interface VerifiedMarkerWriter {
    * marker grows over it when it vouched for everything before `at`; otherwise it stays as it is.
    */
   appended(logFile: string, at: number, written: Buffer, exact: boolean): Promise<void>
-  /** A prune rewrote the log as `content`, whose first `exactBytes` are exact lines. */
-  rewritten(content: Buffer, exactBytes: number): Promise<void>
+  /** A prune rewrote `logFile` as `content`, whose first `exactBytes` are exact lines. */
+  rewritten(logFile: string, content: Buffer, exactBytes: number): Promise<void>
 }
 
 export function createVerifiedMarkerWriter(marker: string): VerifiedMarkerWriter {
   /** The hash of the prefix the marker on disk vouches for, as this process last wrote or checked it. */
   let running: { bytes: number; digest: string; hash: Hash } | null = null
 
-  const save = async (bytes: number, hash: Hash): Promise<void> => {
+  const save = async (logFile: string, bytes: number, hash: Hash): Promise<void> => {
     const digest = hash.copy().digest('hex')
     running = { bytes, digest, hash }
+    // The log as it stands now (it was written before, under the same lock), when it is exactly the
+    // bytes vouched for; a log that cannot be looked at is named by its hash alone.
+    let log: LogStamp | undefined
+    try {
+      const stamp = stampOf(statSync(logFile))
+      if (stamp.size === bytes) log = stamp
+    } catch {
+      log = undefined
+    }
     const body: Marker = {
       format: FORMAT,
       version: VERIFIED_EVENT_LINES_VERSION,
       bytes,
       sha256: digest,
+      ...(log ? { log } : {}),
     }
     await writeFileSafely(marker, `${JSON.stringify(body)}\n`, { fsync: false })
   }
@@ -96,10 +143,10 @@ export function createVerifiedMarkerWriter(marker: string): VerifiedMarkerWriter
         running = null
         return
       }
-      await save(at + written.length, hash.update(written))
+      await save(logFile, at + written.length, hash.update(written))
     },
-    async rewritten(content, exactBytes) {
-      await save(exactBytes, newSha256().update(content.subarray(0, exactBytes)))
+    async rewritten(logFile, content, exactBytes) {
+      await save(logFile, exactBytes, newSha256().update(content.subarray(0, exactBytes)))
     },
   }
 }

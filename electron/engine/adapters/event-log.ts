@@ -145,7 +145,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     const whole = bytes.subarray(0, end)
     const { events } =
       offset === 0
-        ? parseVerifiedLog(whole, verifiedBytesOf(verifiedMarker, whole))
+        ? parseVerifiedLog(whole, verifiedBytesOf(verifiedMarker, whole, st))
         : { events: splitLogLines(whole.toString('utf8')).lines.map(parseEventLine) }
     for (const event of events) if (event) known.set(event.id, eventTime(event))
     offset += end
@@ -211,6 +211,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       withLock(async () => {
         const at = nowMs(now)
         const text = await readRegularText(file, { maxBytes: LOG_MAX_BYTES })
+        // Under the lock nobody appends: the file as stated is the file as read.
+        const read = await stat(file)
         const { lines, partial } = splitLogLines(text)
         // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
         if (partial.trim() !== '') lines.push(partial)
@@ -223,8 +225,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
           // gets one for the exact lines it starts with, when it is exactly its lines.
           const content = Buffer.from(text, 'utf8')
           const asLines = lines.map((line) => `${line}\n`).join('')
-          if (asLines === text && verifiedBytesOf(verifiedMarker, content) < content.length)
-            await vouch(() => verified.rewritten(content, exactPrefixBytes(lines)))
+          if (asLines === text && verifiedBytesOf(verifiedMarker, content, read) < content.length)
+            await vouch(() => verified.rewritten(file, content, exactPrefixBytes(lines)))
           return result
         }
         // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
@@ -238,7 +240,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         }
         const content = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8')
         await writeFileSafely(file, content, { fsync: true })
-        await vouch(() => verified.rewritten(content, exactPrefixBytes(kept)))
+        await vouch(() => verified.rewritten(file, content, exactPrefixBytes(kept)))
         const st = await stat(file)
         identity = identityOf(st)
         offset = st.size
@@ -265,8 +267,9 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     readAll: async () => {
       let bytes: Buffer
       let key: string
+      let st: Stats
       try {
-        const st = await stat(file)
+        st = await stat(file)
         key = `${identityOf(st)}:${st.size}:${st.mtimeMs}`
         if (lastRead?.key === key) return lastRead.contents
         bytes = await readRegularFile(file, { maxBytes: LOG_MAX_BYTES })
@@ -275,7 +278,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         throw err
       }
       // Written after the stat, the bytes may be newer than `key`: the next read then parses again.
-      lastRead = { key, contents: parseVerifiedLog(bytes, verifiedBytesOf(verifiedMarker, bytes)) }
+      const vouched = verifiedBytesOf(verifiedMarker, bytes, st)
+      lastRead = { key, contents: parseVerifiedLog(bytes, vouched) }
       return lastRead.contents
     },
     close: async () => {
