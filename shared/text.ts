@@ -87,7 +87,12 @@ export function inertLine(value: string): string {
  * surrogate pair.
  */
 export function clipText(value: string, max: number): string {
-  const line = inertLine(value)
+  // Made inert, the start of a long text is the start of the whole made inert (spaces collapse within
+  // it; only its last character may differ): a transcript's prompt is not scanned to its end to show
+  // a line of it.
+  const window = max * 2 + 16
+  let line = value.length > window ? inertLine(value.slice(0, window)) : ''
+  if (line.length <= max) line = inertLine(value)
   if (line.length <= max) return line
   let cut = line.slice(0, Math.max(0, max - 1))
   if (isHighSurrogate(cut.charCodeAt(cut.length - 1))) cut = cut.slice(0, -1)

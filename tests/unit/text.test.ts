@@ -103,6 +103,46 @@ describe('clipText', () => {
     expect(clipText(input, max)).toBe(expected)
     expect(clipText(input, max).length).toBeLessThanOrEqual(max)
   })
+
+  it('cuts a long text as it cuts the whole text made inert (it looks at the start only)', () => {
+    // The rule on the whole text, as it was before clipText looked at a window of it.
+    const wholeRule = (text: string, max: number): string => {
+      const line = inertLine(text)
+      if (line.length <= max) return line
+      let cut = line.slice(0, Math.max(0, max - 1))
+      if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1)
+      return `${cut.trimEnd()}…`
+    }
+    const pieces = [
+      'a',
+      'b',
+      ' ',
+      '  ',
+      '\n',
+      '\t',
+      '\r\n',
+      '\u001b',
+      '\u202e',
+      '😀',
+      '\uD83D',
+      'é',
+      '',
+    ]
+    let seed = 7
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    for (let round = 0; round < 3000; round++) {
+      const length = next(400)
+      let text = ''
+      // Runs of one piece now and then: long stretches of spaces or newlines around the window's end.
+      while (text.length < length)
+        text += (pieces[next(pieces.length)] ?? '').repeat(1 + next(4) * next(30))
+      const max = 1 + next(120)
+      expect(clipText(text, max), JSON.stringify([text, max])).toBe(wholeRule(text, max))
+    }
+  })
 })
 
 describe('inertBlock', () => {
