@@ -8,6 +8,7 @@ import {
   encodeTranscriptSummary,
   PERSISTED_USAGE_IDS,
 } from '../../electron/engine/core/summary-codec.ts'
+import { recentUsageMap } from '../../electron/engine/core/usage-tally.ts'
 import { useTempPaths } from '../support/temp-paths.ts'
 
 const temp = useTempPaths('navi-transcript-cache-')
@@ -105,7 +106,7 @@ const asIndexed = (summary: TranscriptSummary) => ({
   ...summary,
   usage: {
     ...summary.usage,
-    recent: new Map([...summary.usage.recent].slice(-PERSISTED_USAGE_IDS)),
+    recent: new Map([...recentUsageMap(summary.usage.recent)].slice(-PERSISTED_USAGE_IDS)),
   },
 })
 
@@ -177,6 +178,31 @@ describe('claude transcript index', () => {
     expect(warm.corruptLines).toBe(1)
     expect(warm.bytesRead).toBe(Buffer.byteLength(appended))
     expectSameSummaries(warm.summaries, await coldSummaries())
+  })
+
+  it('counts a response whose lines straddle the restart once, with its last usage', async () => {
+    await writeCorpus(2)
+    await warmedUp()
+    // The last response of transcript 0 (`msg_4_b`, turn 4) gets one more line after the restart, with
+    // its final usage: the index's remembered ids, not yet a Map, must replace the earlier usage.
+    const last = (turn(sessionId(0), 4) as { message?: { id?: string } }[]).at(-2)
+    expect(last?.message?.id).toBe('msg_4_b')
+    const usage = { input_tokens: 500, output_tokens: 90, cache_read_input_tokens: 7 }
+    await appendFile(
+      transcriptPath(0),
+      jsonl([
+        {
+          ...last,
+          message: { ...last?.message, content: [{ type: 'text', text: 'done!' }], usage },
+        },
+      ]),
+    )
+    const warm = await createClaudeTranscriptSource(temp.paths).scan()
+    const reference = await coldSummaries()
+    const tokens = reference.find((s) => s.path === transcriptPath(0))?.usage
+    expect(tokens?.messages).toBe(10)
+    expect(tokens?.totals.input).toBe(100 + 101 + 102 + 103 + 104 + 100 + 101 + 102 + 103 + 500)
+    expectSameSummaries(warm.summaries, reference)
   })
 
   it('re-reads a half-written last line whose rest arrives after the restart', async () => {

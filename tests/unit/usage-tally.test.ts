@@ -7,6 +7,7 @@ import {
 import { summarizeTokens as tokensOf } from '../../electron/engine/core/usage-tally.ts'
 import {
   RECENT_USAGE_IDS,
+  recentUsageMap,
   emptyUsageTally,
   tallyUsage,
 } from '../../electron/engine/core/usage-tally.ts'
@@ -38,7 +39,7 @@ describe('tallyUsage', () => {
     expect(tally.messages).toBe(2)
     expect(tally.totals).toEqual(usage(11, 23))
     // Ordered by last use: `b` was repeated last.
-    expect([...tally.recent.keys()]).toEqual(['a', 'b'])
+    expect([...recentUsageMap(tally.recent).keys()]).toEqual(['a', 'b'])
   })
 
   it('remembers only the window whatever the number of responses', () => {
@@ -49,9 +50,10 @@ describe('tallyUsage', () => {
     }
     expect(tally.messages).toBe(10_000)
     expect(tally.totals).toEqual(usage(10_000, 20_000, 30_000, 40_000))
-    expect(tally.recent.size).toBe(RECENT_USAGE_IDS)
-    expect(tally.recent.has('msg_9999')).toBe(true)
-    expect(tally.recent.has(`msg_${9999 - RECENT_USAGE_IDS}`)).toBe(false)
+    const recent = recentUsageMap(tally.recent)
+    expect(recent.size).toBe(RECENT_USAGE_IDS)
+    expect(recent.has('msg_9999')).toBe(true)
+    expect(recent.has(`msg_${9999 - RECENT_USAGE_IDS}`)).toBe(false)
   })
 
   it('counts an id again when it comes back after leaving the window (documented limit)', () => {
@@ -99,7 +101,7 @@ describe('summarizeTokens over a long transcript', () => {
       expected.input + expected.output + expected.cache_read + expected.cache_creation
     expect(tokensOf(summary)).toEqual(expected)
     expect(summary.usage.messages).toBe(500)
-    expect(summary.usage.recent.size).toBeLessThanOrEqual(RECENT_USAGE_IDS)
+    expect(recentUsageMap(summary.usage.recent).size).toBeLessThanOrEqual(RECENT_USAGE_IDS)
   })
 
   it('returns a copy that later lines do not change', () => {

@@ -83,9 +83,17 @@ export interface UsageTally {
   totals: TokenUsage
   /** Distinct responses counted in `totals`. */
   messages: number
-  /** Usage of the most recent `message.id`s only, oldest first. */
-  recent: Map<string, TokenUsage>
+  /**
+   * Usage of the most recent `message.id`s only, oldest first: a Map once a fold counts into it, or
+   * the index's entries as read until one does (core/usage-tally.ts `recentUsageMap`).
+   */
+  recent: RecentUsage
 }
+
+/** `[id, input, output, cache_read, cache_creation]`: a remembered response as the index keeps it. */
+export type PersistedUsage = readonly [string, number, number, number, number]
+
+export type RecentUsage = Map<string, TokenUsage> | readonly PersistedUsage[]
 
 /** Folded state of one Claude transcript (`projects/<enc>/<session>.jsonl`), updated line by line. */
 export interface TranscriptSummary {

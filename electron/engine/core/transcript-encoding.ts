@@ -16,12 +16,18 @@ export const PERSISTED_USAGE_IDS = 8
 
 /** Maps and Sets become arrays of entries, in their iteration order. */
 export function encodeTranscriptSummary(summary: TranscriptSummary): EncodedTranscript {
-  const recent = [...summary.usage.recent].slice(-PERSISTED_USAGE_IDS)
+  const { recent } = summary.usage
   return {
     ...summary,
     usage: {
       ...summary.usage,
-      recent: recent.map(([id, u]) => [id, u.input, u.output, u.cache_read, u.cache_creation]),
+      // Entries still as the index had them (no fold since) are written as they were read.
+      recent:
+        recent instanceof Map
+          ? [...recent]
+              .slice(-PERSISTED_USAGE_IDS)
+              .map(([id, u]) => [id, u.input, u.output, u.cache_read, u.cache_creation])
+          : recent.slice(-PERSISTED_USAGE_IDS).map(([id, i, o, cr, cc]) => [id, i, o, cr, cc]),
     },
     subagentIds: [...summary.subagentIds],
     taskCalls: [...summary.taskCalls],
@@ -37,20 +43,8 @@ export function encodeTranscriptSummary(summary: TranscriptSummary): EncodedTran
 export function reviveTranscriptSummary(data: unknown, path: string): TranscriptSummary | null {
   const encoded = data as EncodedTranscript
   if (encoded.path !== path) return null
-  const recent = new Map(
-    encoded.usage.recent.map(([id, input, output, cache_read, cache_creation]) => [
-      id,
-      {
-        input,
-        output,
-        cache_read,
-        cache_creation,
-        total: input + output + cache_read + cache_creation,
-      },
-    ]),
-  )
+  // `usage.recent` stays the index's entries until a fold counts into it (usage-tally.ts).
   const summary = encoded as unknown as TranscriptSummary
-  summary.usage.recent = recent
   summary.subagentIds = new Set(encoded.subagentIds)
   summary.taskCalls = new Map(encoded.taskCalls)
   summary.pendingToolUses = new Map(encoded.pendingToolUses)
