@@ -89,11 +89,12 @@ function describe(error: unknown): string {
 /**
  * A folder's entries, or none when it is missing. Synchronous: a listing from the cache takes
  * microseconds, and a full scan lists every project folder one after the other (80 folders through the
- * thread pool were a tenth of a `navi status`). A missing folder is asked about first, without the cost
- * of an exception (every project folder is looked at for a `subagents/` that few have).
+ * thread pool were a tenth of a `navi status`). A folder that may well be missing (`mayBeMissing`) is
+ * asked about first, without the cost of an exception (every session folder is looked at for a
+ * `subagents/` that few have); one a listing just named is listed at once.
  */
-function listDir(path: string, errors: string[]): Dirent[] {
-  if (!existsSync(path)) return []
+function listDir(path: string, errors: string[], mayBeMissing = true): Dirent[] {
+  if (mayBeMissing && !existsSync(path)) return []
   try {
     return readdirSync(path, { withFileTypes: true })
   } catch (error) {
@@ -257,7 +258,7 @@ export function createClaudeTranscriptSource(
       for (const project of listDir(projectsDir, errors)) {
         if (!project.isDirectory()) continue
         const projectDir = under(projectsDir, project.name)
-        for (const entry of listDir(projectDir, errors)) {
+        for (const entry of listDir(projectDir, errors, false)) {
           const path = under(projectDir, entry.name)
           if (entry.isFile() && roleFor(path, [project.name, entry.name])) paths.push(path)
           // A session folder, even one whose main file is gone: its sub-agents spent tokens.
