@@ -29,6 +29,7 @@ import {
   runClaudePrint,
 } from '../tests/support/claude-driver.ts'
 import { startScriptedApi, text, toolUse } from '../tests/support/scripted-api.ts'
+import { measuredEnv } from './lib/measured-env.ts'
 
 const args = process.argv.slice(2)
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 50)
@@ -106,7 +107,7 @@ function printTable(header: string[], rows: (string | number)[][]): void {
 }
 
 async function spawnCost(home: string) {
-  const env = { ...process.env, NAVI_HOME: home }
+  const env = measuredEnv({ NAVI_HOME: home })
   const command = buildNaviHookCommand({ handlerPath: handler, naviHome: home })
   const rows = [
     await measure('true (baseline)', () => timeSpawn('true', [], payload, env)),
