@@ -5,11 +5,9 @@
 import { exitCodeOfOutput, printErr, printOut } from './output.ts'
 import { asksForHelp, USAGE } from './usage.ts'
 import { CODE_CACHE_SCOPE, widenCodeCacheScope } from './code-cache-state.ts'
+import { runsUntilStopped } from './command-kind.ts'
 
 const argv = process.argv.slice(2)
-
-/** Commands that run until stopped: they parse the same shapes thousands of times. */
-const LONG_RUNNING = new Set(['watch', 'serve', 'run'])
 
 async function main(): Promise<number> {
   if (asksForHelp(argv)) {
@@ -21,8 +19,7 @@ async function main(): Promise<number> {
   // A command that answers and exits parses each shape a few hundred times at most: zod compiling a
   // parser per object schema the first time (its `new Function` fast path) costs it more than it saves.
   // Set before the schemas are made (main.ts), since each decides at its construction.
-  const command = argv.find((arg) => !arg.startsWith('-'))
-  if (!LONG_RUNNING.has(command ?? '')) (await import('./zod-jitless.ts')).parseWithoutJit()
+  if (!runsUntilStopped(argv)) (await import('./zod-jitless.ts')).parseWithoutJit()
   const { runCli } = await import('./main.ts')
   return runCli(argv)
 }

@@ -228,4 +228,36 @@ describe('the built CLI’s code cache', () => {
     expect(result.exitCode).toBe(0)
     expect(stderr).toContain('stopping…')
   })
+
+  it('a command that runs until stopped keeps a cache of its own (other V8 flags): neither refuses the other', async () => {
+    const env = await envWithSessions()
+    await sessionsAnswer(env)
+    const [oneShot] = cacheFiles(env)
+    const oneShotFile = join(env.NAVI_HOME, 'cache', oneShot ?? '')
+    const written = readFileSync(oneShotFile)
+    const watch = execa('node', [bundle.file, 'watch', '--json', '--no-pm'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      buffer: false,
+    })
+    let stderr = ''
+    watch.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    try {
+      await waitUntil(
+        () => stderr.includes('"ready":true'),
+        60_000,
+        () => `ready: ${stderr}`,
+      )
+    } finally {
+      watch.kill('SIGTERM')
+    }
+    expect((await watch).exitCode).toBe(0)
+    expect(cacheFiles(env).sort()).toEqual(
+      [oneShot, oneShot?.replace(/\.bin$/, '-long.bin')].sort(),
+    )
+    // The one-shot cache was neither refused nor rewritten by the watch, and is used as it is.
+    expect(readFileSync(oneShotFile).equals(written)).toBe(true)
+    expect((await codeCacheCheck(env)).detail).toBe(`used: ${oneShotFile}`)
+  })
 })
