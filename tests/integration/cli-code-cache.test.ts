@@ -81,6 +81,29 @@ async function envWithSessions(): Promise<NaviEnv> {
   return env
 }
 
+/** `navi watch --json --no-pm` of the built CLI, once it says it is ready; the caller stops it. */
+async function startedWatch(env: NaviEnv) {
+  const child = execa('node', [bundle.file, 'watch', '--json', '--no-pm'], {
+    env,
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  try {
+    await waitUntil(
+      () => stderr.includes('"ready":true'),
+      60_000,
+      () => `ready: ${stderr}`,
+    )
+  } catch (error) {
+    child.kill('SIGTERM')
+    throw error
+  }
+  return { process: child, stderr: () => stderr }
+}
+
 async function codeCacheCheck(env: NaviEnv) {
   const report = doctorOutputSchema.parse(JSON.parse(await navi(['doctor', '--json'], env)))
   const check = report.checks.find((c) => c.name === 'cli code cache')
@@ -201,32 +224,20 @@ describe('the built CLI’s code cache', () => {
 
   it('runs navi watch: ready, asked by sessions, stopped by SIGTERM with exit 0', async () => {
     const env = await envWithSessions()
-    const watch = execa('node', [bundle.file, 'watch', '--json', '--no-pm'], {
-      env,
-      extendEnv: false,
-      reject: false,
-      buffer: false,
-    })
-    let stderr = ''
-    watch.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const watch = await startedWatch(env)
     try {
-      await waitUntil(
-        () => stderr.includes('"ready":true'),
-        60_000,
-        () => `ready: ${stderr}`,
-      )
       // The same answer as computed with no Navi running, asked of the watch.
       const asked = JSON.parse(await navi(['sessions', '--json', '--all'], env)) as {
         sessions: unknown[]
       }
       if (existsSync(CORPUS_CLAUDE)) expect(asked.sessions.length).toBeGreaterThan(0)
     } finally {
-      watch.kill('SIGTERM')
+      watch.process.kill('SIGTERM')
     }
-    const result = await watch
+    const result = await watch.process
     expect(result.signal).toBeUndefined()
     expect(result.exitCode).toBe(0)
-    expect(stderr).toContain('stopping…')
+    expect(watch.stderr()).toContain('stopping…')
   })
 
   it('a command that runs until stopped keeps a cache of its own (other V8 flags): neither refuses the other', async () => {
@@ -235,24 +246,9 @@ describe('the built CLI’s code cache', () => {
     const [oneShot] = cacheFiles(env)
     const oneShotFile = join(env.NAVI_HOME, 'cache', oneShot ?? '')
     const written = readFileSync(oneShotFile)
-    const watch = execa('node', [bundle.file, 'watch', '--json', '--no-pm'], {
-      env,
-      extendEnv: false,
-      reject: false,
-      buffer: false,
-    })
-    let stderr = ''
-    watch.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    try {
-      await waitUntil(
-        () => stderr.includes('"ready":true'),
-        60_000,
-        () => `ready: ${stderr}`,
-      )
-    } finally {
-      watch.kill('SIGTERM')
-    }
-    expect((await watch).exitCode).toBe(0)
+    const watch = await startedWatch(env)
+    watch.process.kill('SIGTERM')
+    expect((await watch.process).exitCode).toBe(0)
     expect(cacheFiles(env).sort()).toEqual(
       [oneShot, oneShot?.replace(/\.bin$/, '-long.bin')].sort(),
     )
