@@ -145,13 +145,13 @@ process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)}
   return { answer: JSON.parse(String(run.stdout)), ...seen }
 }
 
+/** Navi's, Claude's and Codex's folders, each new and empty. */
+const freshEnv = (): Promise<NaviEnv> =>
+  createNaviEnv({ NAVI_HOME: tempDir(), CLAUDE_CONFIG_DIR: tempDir(), CODEX_HOME: tempDir() })
+
 describe('a warm start of the built navi', () => {
   it('hashes nothing: node:crypto is loaded by the first command, not by the next', async () => {
-    const env = await createNaviEnv({
-      NAVI_HOME: tempDir(),
-      CLAUDE_CONFIG_DIR: tempDir(),
-      CODEX_HOME: tempDir(),
-    })
+    const env = await freshEnv()
     writeSession(env, tempDir())
     const first = await sessionsLoading(env)
     expect(first.sessions).toBe(1)
@@ -174,11 +174,7 @@ describe('a warm start of the built navi', () => {
 
 describe('a cold index of the built navi', () => {
   it('folds on its CommonJS fold workers, beside the command (40 MiB of new transcripts)', async () => {
-    const env = await createNaviEnv({
-      NAVI_HOME: tempDir(),
-      CLAUDE_CONFIG_DIR: tempDir(),
-      CODEX_HOME: tempDir(),
-    })
+    const env = await freshEnv()
     writeBigSessions(env, tempDir(), 8, 5)
     // --all: sessions no agent runs any more (these have no live process) are listed too.
     const cold = await sessionsLoading(env, ['--all'])

@@ -1,9 +1,10 @@
 /**
- * The event log's shape (event-log.ts implements it), and what says whether a prune is due: the marker
- * of the last one, and a log with nothing in it.
+ * The event log's shape (event-log.ts implements it), what says whether a prune is due (the marker of
+ * the last one, and a log with nothing in it), which file a log is, and its errors named by it.
  */
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { EventLogContents } from '../core/event-line.ts'
+import type { Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { isMissingFileError, readRegularTextSync } from './safe-read.ts'
 
@@ -69,4 +70,19 @@ export async function nothingToPrune(file: string): Promise<boolean> {
     (st) => st.isFile() && st.size === 0,
     (error: unknown) => isMissingFileError(error),
   )
+}
+
+/**
+ * Which file the log is, whatever its content: a log replaced (a prune's rename, someone's copy) is
+ * another file even at the same path. Its reader and its verified marker both go by it.
+ */
+export function logFileIdentity(st: Stats): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeMs}`
+}
+
+/** `error` with the log's path in its message when it does not name it yet (a full disk, a FIFO…). */
+export function namingFile(file: string, error: unknown): unknown {
+  if (!(error instanceof Error) || error.message.includes(file)) return error
+  error.message = `${file}: ${error.message}`
+  return error
 }

@@ -20,6 +20,7 @@ import { parseJson } from '../core/parse-json.ts'
 import { VERIFIED_EVENT_LINES_VERSION } from '../core/event-verified.ts'
 import { readRegularRange, readRegularTextSync } from './safe-read.ts'
 import { writeFileSafely } from './safe-write.ts'
+import { logFileIdentity } from './event-log-types.ts'
 import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 
 const FORMAT = 'navi-events-verified/1'
@@ -60,7 +61,7 @@ type LogStamp = NonNullable<Marker['log']>
 
 function stampOf(st: Stats): LogStamp {
   return {
-    id: `${st.dev}:${st.ino}:${st.birthtimeMs}`,
+    id: logFileIdentity(st),
     size: st.size,
     mtimeMs: st.mtimeMs,
     ctimeMs: st.ctimeMs,

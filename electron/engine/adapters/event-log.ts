@@ -27,6 +27,8 @@ import {
 import { withFileLock } from './file-lock.ts'
 import {
   lastPruneOnDisk,
+  logFileIdentity,
+  namingFile,
   nothingToPrune,
   type EventLog,
   type EventLogClock,
@@ -126,8 +128,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
           'and Navi starts a new one',
       )
     }
-    if (identityOf(st) !== identity || st.size < offset) {
-      identity = identityOf(st)
+    if (logFileIdentity(st) !== identity || st.size < offset) {
+      identity = logFileIdentity(st)
       offset = 0
     }
     // Read from one byte before the offset: it must be the newline ending the last line we folded in,
@@ -242,7 +244,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         await writeFileSafely(file, content, { fsync: true })
         await vouch(() => verified.rewritten(file, content, exactPrefixBytes(kept)))
         const st = await stat(file)
-        identity = identityOf(st)
+        identity = logFileIdentity(st)
         offset = st.size
         known = keptIds
         return result
@@ -270,7 +272,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       let st: Stats
       try {
         st = await stat(file)
-        key = `${identityOf(st)}:${st.size}:${st.mtimeMs}`
+        key = `${logFileIdentity(st)}:${st.size}:${st.mtimeMs}`
         if (lastRead?.key === key) return lastRead.contents
         bytes = await readRegularFile(file, { maxBytes: LOG_MAX_BYTES })
       } catch (err) {
@@ -288,17 +290,6 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       await queue(async () => {})
     },
   }
-}
-
-/** `error` with the log's path in its message when it does not name it yet (a full disk, a FIFO…). */
-function namingFile(file: string, error: unknown): unknown {
-  if (!(error instanceof Error) || error.message.includes(file)) return error
-  error.message = `${file}: ${error.message}`
-  return error
-}
-
-function identityOf(st: Stats): string {
-  return `${st.dev}:${st.ino}:${st.birthtimeMs}`
 }
 
 function toMs(time: Date | number): number {
