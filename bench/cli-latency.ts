@@ -6,13 +6,14 @@
  * it through the query socket). Each runs as a user runs `navi`: `bin/navi.cjs` (what `npm link` puts on
  * PATH, with its check that the bundle is fresh) over the bundle `npm run build:cli` writes (with the code
  * cache the first command wrote; one row without it, for reference), in rounds that alternate the
- * commands so a noisy moment hits all of them alike.
+ * commands so a noisy moment hits all of them alike. `status` is also timed as the first command after a
+ * pause meets it: with the event log's prune due.
  *
  * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N]`
  * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -88,13 +89,20 @@ interface Timed {
 
 /** `rounds` rounds of every command in turn; returns the samples of each. */
 async function measureRounds(
-  commands: { name: string; args: string[]; env?: NodeJS.ProcessEnv }[],
+  commands: {
+    name: string
+    args: string[]
+    env?: NodeJS.ProcessEnv
+    /** Done before each run of the command, outside its time. */
+    before?: () => Promise<void>
+  }[],
   env: NodeJS.ProcessEnv,
   rounds: number,
 ): Promise<Timed[]> {
   const timed = commands.map((c) => ({ name: c.name, samples: [] as number[] }))
   for (let round = 0; round < WARMUP + rounds; round++) {
     for (const [i, command] of commands.entries()) {
+      await command.before?.()
       const ms = await timeRun(command.args, command.env ?? env)
       if (round >= WARMUP) timed[i]?.samples.push(ms)
     }
@@ -150,8 +158,15 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       args: [cli, 'status'],
       env: { ...env, NAVI_NO_CODE_CACHE: '1' },
     }
+    // What a user who runs `navi status` now and then meets: the event log's prune is due (every 5
+    // minutes), here by a marker that says the last one was long ago.
+    const pruneDue = {
+      name: 'navi status, a prune due',
+      args: [cli, 'status'],
+      before: () => writeFile(join(home, 'pm', 'events.pruned'), '0\n'),
+    }
     const alone = await measureRounds(
-      [bare, { name: 'navi --help', args: [cli, '--help'] }, ...reads, uncached],
+      [bare, { name: 'navi --help', args: [cli, '--help'] }, ...reads, pruneDue, uncached],
       env,
       opts.runs,
     )

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises'
+import { appendFile, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -234,6 +234,41 @@ describe('event log', () => {
     // Once it holds an event, the next process prunes it as before.
     await log.append([event('old', NOW - 25 * HOUR)])
     expect(await open().pruneIfDue()).toEqual({ kept: 0, dropped: 1, corrupt: 0 })
+  })
+
+  it('skips a due prune that would drop nothing, and prunes the moment the oldest event is a day old', async () => {
+    let now = NOW
+    const log = open(() => now)
+    // The older event is appended last: the marker must know the oldest, not the first.
+    await log.append([event('recent', NOW - HOUR)])
+    await log.append([event('older', NOW - 23 * HOUR)])
+    expect(await log.pruneIfDue()).toBeNull()
+    // No prune ran: nothing marked it (a prune that reads the log marks it, even when it drops nothing).
+    expect(await readdir(dirname(file))).not.toContain('events.pruned')
+    now = NOW + HOUR + 60_000
+    expect(await log.pruneIfDue()).toEqual({ kept: 1, dropped: 1, corrupt: 0 })
+    expect(await idsInFile()).toEqual(['recent'])
+  })
+
+  it('reads the log at a due prune when its marker cannot tell: a line added by hand, an older marker', async () => {
+    let now = NOW
+    const log = open(() => now)
+    await log.append([event('a')])
+    // A line Navi did not write (a day old): the marker no longer names the log as it stands.
+    await appendFile(file, `${serializeEvent(event('by-hand', NOW - 25 * HOUR))}\n`)
+    expect(await log.pruneIfDue()).toEqual({ kept: 1, dropped: 1, corrupt: 0 })
+    // A marker written before it said how old its events are: the prune reads the log, then says so.
+    const marker = join(dirname(file), 'events.verified')
+    const { oldestMs, ...older } = JSON.parse(await readFile(marker, 'utf8')) as {
+      oldestMs: number
+    }
+    expect(oldestMs).toBe(NOW - HOUR)
+    await writeFile(marker, `${JSON.stringify(older)}\n`)
+    now += 10 * 60_000
+    expect(await log.pruneIfDue()).toEqual({ kept: 1, dropped: 0, corrupt: 0 })
+    expect(JSON.parse(await readFile(marker, 'utf8'))).toMatchObject({ oldestMs: NOW - HOUR })
+    now += 10 * 60_000
+    expect(await log.pruneIfDue()).toBeNull()
   })
 
   it('does not rewrite a file that needs no pruning', async () => {

@@ -47,6 +47,8 @@ import { appendDurably, writeFileSafely } from './safe-write.ts'
 import { exactEventOf, exactPrefixBytes, parseVerifiedLog } from '../core/event-verified.ts'
 import {
   createVerifiedMarkerWriter,
+  markerKnowsOldest,
+  pruneWouldDropNothing,
   verifiedBytesOf,
   verifiedMarkerOf,
 } from './event-log-verified.ts'
@@ -200,7 +202,8 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
               known.set(event.id, eventTime(event))
               unsettled.delete(event.id)
             }
-            await vouch(() => verified.appended(file, size, data, exact && !partialTail))
+            const oldest = earliest(fresh.map(eventTime))
+            await vouch(() => verified.appended(file, size, data, exact && !partialTail, oldest))
             const order = new Map(events.map((event, index) => [event.id, index]))
             return [...landed, ...fresh].sort(
               (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
@@ -219,16 +222,23 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
         if (partial.trim() !== '') lines.push(partial)
         const { kept, keptIds, corrupt, dropped } = pruneEventLines(lines, at, maxAgeMs)
+        const oldestKept = earliest(keptIds.values())
         lastPruneAt = at
         const result = { kept: kept.length, dropped, corrupt: corrupt.length }
         await recordPrune(at)
         if (dropped === 0 && corrupt.length === 0 && partial === '') {
           // Nothing to rewrite; a log no marker vouches for yet (written by an older Navi, or by hand)
-          // gets one for the exact lines it starts with, when it is exactly its lines.
+          // gets one for the exact lines it starts with, when it is exactly its lines, and a marker that
+          // does not say how old they are learns it (so the next due prune need not read them).
           const content = Buffer.from(text, 'utf8')
           const asLines = lines.map((line) => `${line}\n`).join('')
-          if (asLines === text && verifiedBytesOf(verifiedMarker, content, read) < content.length)
-            await vouch(() => verified.rewritten(file, content, exactPrefixBytes(lines)))
+          if (asLines !== text) return result
+          if (verifiedBytesOf(verifiedMarker, content, read) < content.length)
+            await vouch(() =>
+              verified.rewritten(file, content, exactPrefixBytes(lines), oldestKept),
+            )
+          else if (!markerKnowsOldest(verifiedMarker))
+            await vouch(() => verified.rewritten(file, content, content.length, oldestKept))
           return result
         }
         // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
@@ -242,7 +252,7 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
         }
         const content = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8')
         await writeFileSafely(file, content, { fsync: true })
-        await vouch(() => verified.rewritten(file, content, exactPrefixBytes(kept)))
+        await vouch(() => verified.rewritten(file, content, exactPrefixBytes(kept), oldestKept))
         const st = await stat(file)
         identity = logFileIdentity(st)
         offset = st.size
@@ -259,8 +269,12 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       // A new process (every CLI command) knows when any process last pruned from the marker file.
       if (lastPruneAt === -Infinity) lastPruneAt = lastPruneOnDisk(prunedMarker, nowMs(now))
       if (nowMs(now) - lastPruneAt < pruneEveryMs) return null
-      if (await nothingToPrune(file)) {
-        // Not remembered on disk: the next process looks (one stat) again.
+      // An empty log, or one whose marker says nothing in it is old enough to go: nothing to drop, so
+      // no lock, no read and no marker. Not remembered on disk: the next process looks (a stat) again.
+      if (
+        (await nothingToPrune(file)) ||
+        pruneWouldDropNothing(verifiedMarker, file, nowMs(now) - maxAgeMs)
+      ) {
         lastPruneAt = nowMs(now)
         return null
       }
@@ -290,6 +304,13 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       await queue(async () => {})
     },
   }
+}
+
+/** The smallest of `times`; Infinity for none (a loop: a day's log holds more ids than a call's arguments). */
+function earliest(times: Iterable<number>): number {
+  let min = Infinity
+  for (const t of times) if (t < min) min = t
+  return min
 }
 
 function toMs(time: Date | number): number {
