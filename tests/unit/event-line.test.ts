@@ -132,6 +132,18 @@ describe('pruneEventLines', () => {
       ['b', Date.parse('2025-06-02T11:00:00Z')],
     ])
   })
+
+  it('takes the first exactLines as they are and validates the rest, counting the exact ones it keeps', () => {
+    // Valid JSON but no event (no type): trusted where a marker vouched for it, set aside elsewhere.
+    const odd = JSON.stringify({ id: 'odd', timestamp: '2025-06-02T10:30:00Z' })
+    const lines = [line('old', '2025-05-30T10:00:00Z'), odd, line('a', '2025-06-02T10:00:00Z'), odd]
+    const pruned = pruneEventLines(lines, now, day, 3)
+    expect(pruned.kept).toEqual([odd, lines[2]])
+    expect(pruned.corrupt).toEqual([odd])
+    expect(pruned.dropped).toBe(1)
+    expect(pruned.keptExact).toBe(2)
+    expect(pruneEventLines(lines, now, day).corrupt).toEqual([odd, odd])
+  })
 })
 
 describe('filterEvents', () => {

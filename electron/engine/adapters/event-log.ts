@@ -40,11 +40,16 @@ import {
   openRegularForAppend,
   readRegularRange,
   readRegularFile,
-  readRegularText,
   UnreadableFileError,
 } from './safe-read.ts'
 import { appendDurably, writeFileSafely } from './safe-write.ts'
-import { exactEventOf, exactPrefixBytes, parseVerifiedLog } from '../core/event-verified.ts'
+import {
+  earliest,
+  exactEventOf,
+  exactPrefixBytes,
+  linesIn,
+  parseVerifiedLog,
+} from '../core/event-verified.ts'
 import {
   createVerifiedMarkerWriter,
   markerKnowsOldest,
@@ -215,13 +220,18 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     serial(() =>
       withLock(async () => {
         const at = nowMs(now)
-        const text = await readRegularText(file, { maxBytes: LOG_MAX_BYTES })
+        const content = await readRegularFile(file, { maxBytes: LOG_MAX_BYTES })
+        const text = content.toString('utf8')
         // Under the lock nobody appends: the file as stated is the file as read.
         const read = await stat(file)
         const { lines, partial } = splitLogLines(text)
         // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
         if (partial.trim() !== '') lines.push(partial)
-        const { kept, keptIds, corrupt, dropped } = pruneEventLines(lines, at, maxAgeMs)
+        // The lines the marker vouches for are exact: read without the schema, and known to stay exact.
+        const vouched = verifiedBytesOf(verifiedMarker, content, read)
+        const exactLines = linesIn(content, vouched)
+        const pruned = pruneEventLines(lines, at, maxAgeMs, exactLines)
+        const { kept, keptIds, corrupt, dropped } = pruned
         const oldestKept = earliest(keptIds.values())
         lastPruneAt = at
         const result = { kept: kept.length, dropped, corrupt: corrupt.length }
@@ -230,12 +240,10 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
           // Nothing to rewrite; a log no marker vouches for yet (written by an older Navi, or by hand)
           // gets one for the exact lines it starts with, when it is exactly its lines, and a marker that
           // does not say how old they are learns it (so the next due prune need not read them).
-          const content = Buffer.from(text, 'utf8')
-          const asLines = lines.map((line) => `${line}\n`).join('')
-          if (asLines !== text) return result
-          if (verifiedBytesOf(verifiedMarker, content, read) < content.length)
+          if (lines.map((line) => `${line}\n`).join('') !== text) return result
+          if (vouched < content.length)
             await vouch(() =>
-              verified.rewritten(file, content, exactPrefixBytes(lines), oldestKept),
+              verified.rewritten(file, content, exactPrefixBytes(lines, exactLines), oldestKept),
             )
           else if (!markerKnowsOldest(verifiedMarker))
             await vouch(() => verified.rewritten(file, content, content.length, oldestKept))
@@ -250,9 +258,10 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
             await handle.close()
           }
         }
-        const content = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8')
-        await writeFileSafely(file, content, { fsync: true })
-        await vouch(() => verified.rewritten(file, content, exactPrefixBytes(kept), oldestKept))
+        const rewritten = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8')
+        await writeFileSafely(file, rewritten, { fsync: true })
+        const exactKept = exactPrefixBytes(kept, pruned.keptExact)
+        await vouch(() => verified.rewritten(file, rewritten, exactKept, oldestKept))
         const st = await stat(file)
         identity = logFileIdentity(st)
         offset = st.size
@@ -304,13 +313,6 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
       await queue(async () => {})
     },
   }
-}
-
-/** The smallest of `times`; Infinity for none (a loop: a day's log holds more ids than a call's arguments). */
-function earliest(times: Iterable<number>): number {
-  let min = Infinity
-  for (const t of times) if (t < min) min = t
-  return min
 }
 
 function toMs(time: Date | number): number {

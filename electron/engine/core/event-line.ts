@@ -59,29 +59,51 @@ export interface PrunedLines {
   corrupt: string[]
   /** Events too old, or repeats of an id already kept. */
   dropped: number
+  /** How many of the first kept lines came from the exact ones (`exactLines`): exact too. */
+  keptExact: number
 }
 
 /**
  * What a prune of the log keeps: lines stay byte for byte (a rewrite never re-serializes an event), an
- * event older than `maxAgeMs` at `now` goes, and so does a second line with an id already kept.
+ * event older than `maxAgeMs` at `now` goes, and so does a second line with an id already kept. The
+ * first `exactLines` are known to be exact event lines (vouched for by the log's marker:
+ * core/event-verified.ts), read with `JSON.parse` alone; the rest are validated.
  */
 export function pruneEventLines(
   lines: readonly string[],
   now: Date | number,
   maxAgeMs: number = EVENT_MAX_AGE_MS,
+  exactLines = 0,
 ): PrunedLines {
   const cutoff = toMs(now) - maxAgeMs
-  const result: PrunedLines = { kept: [], keptIds: new Map(), corrupt: [], dropped: 0 }
-  for (const line of lines) {
-    const event = parseEventLine(line)
+  const result: PrunedLines = {
+    kept: [],
+    keptIds: new Map(),
+    corrupt: [],
+    dropped: 0,
+    keptExact: 0,
+  }
+  for (const [index, line] of lines.entries()) {
+    const exact = index < exactLines
+    const event = exact ? exactLine(line) : parseEventLine(line)
     if (!event) result.corrupt.push(line)
     else if (eventTime(event) < cutoff || result.keptIds.has(event.id)) result.dropped++
     else {
       result.kept.push(line)
       result.keptIds.set(event.id, eventTime(event))
+      if (exact) result.keptExact++
     }
   }
   return result
+}
+
+/** An exact line's event (its id and time are all a prune looks at); null if it is not JSON after all. */
+function exactLine(line: string): Pick<EngineEvent, 'id' | 'timestamp'> | null {
+  try {
+    return JSON.parse(line) as EngineEvent
+  } catch {
+    return null
+  }
 }
 
 export interface EventFilter {

@@ -54,12 +54,30 @@ export function parseVerifiedLog(bytes: Uint8Array, verifiedBytes: number): Even
   return { events: [...events, ...rest.events], corrupt: corrupt + rest.corrupt }
 }
 
-/** How many leading bytes of `lines` (each written with its newline) are exact event lines. */
-export function exactPrefixBytes(lines: readonly string[]): number {
+/**
+ * How many leading bytes of `lines` (each written with its newline) are exact event lines; the first
+ * `knownExact` are known to be (a marker vouched for them) and are not validated again.
+ */
+export function exactPrefixBytes(lines: readonly string[], knownExact = 0): number {
   let bytes = 0
-  for (const line of lines) {
-    if (exactEventOf(line) === null) break
+  for (const [index, line] of lines.entries()) {
+    if (index >= knownExact && exactEventOf(line) === null) break
     bytes += Buffer.byteLength(line, 'utf8') + 1
   }
   return bytes
+}
+
+/** How many lines end in the first `bytes` of `content`. */
+export function linesIn(content: Buffer, bytes: number): number {
+  let count = 0
+  for (let at = content.indexOf(0x0a); at !== -1 && at < bytes; at = content.indexOf(0x0a, at + 1))
+    count++
+  return count
+}
+
+/** The smallest of `times`; Infinity for none (a loop: a day's log holds more ids than a call's arguments). */
+export function earliest(times: Iterable<number>): number {
+  let min = Infinity
+  for (const t of times) if (t < min) min = t
+  return min
 }
