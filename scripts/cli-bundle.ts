@@ -8,6 +8,7 @@
 // resources/ and the built renderer from its own location.
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions, type Plugin } from 'esbuild'
@@ -26,6 +27,13 @@ const COMMONJS_GLOBALS = [
 const FOLD_WORKER = fileURLToPath(
   new URL('../electron/engine/adapters/fold-worker.ts', import.meta.url),
 )
+/** bin/cli-sources.cjs: the list of sources bin/navi.cjs checks the built CLI against. */
+const cliSources = createRequire(import.meta.url)('../bin/cli-sources.cjs') as {
+  writeSourceList(root: string, file: string): void
+  SOURCE_LIST_FILE: string
+}
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+
 const CLI_ENTRY = fileURLToPath(new URL('../electron/cli/navi.ts', import.meta.url))
 const LAUNCHER = fileURLToPath(new URL('../electron/cli/launcher.ts', import.meta.url))
 
@@ -88,6 +96,8 @@ export async function bundleNaviCli(opts: {
     cachePrefix: 'cli-code-',
     ...opts,
   })
+  // Beside the bundle, written after it: what bin/navi.cjs checks the bundle is newer than.
+  cliSources.writeSourceList(REPO_ROOT, join(opts.outdir, cliSources.SOURCE_LIST_FILE))
 }
 
 /**
