@@ -4,8 +4,7 @@
  */
 import type { EngineEvent } from '../../../shared/schemas/event.ts'
 import type { EventLogContents } from '../core/event-line.ts'
-import type { Stats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { statSync, type Stats } from 'node:fs'
 import { isMissingFileError, readRegularTextSync } from './safe-read.ts'
 
 /** Where the log takes "now" from (epoch ms); tests pass a fixed or stepping clock. */
@@ -65,11 +64,13 @@ export function lastPruneOnDisk(marker: string, now: number): number {
  * home, paid ~10 ms of its end for them). Anything else (not a regular file: a FIFO, /dev/zero; a failure
  * to look) is left to the prune, which reports it.
  */
-export async function nothingToPrune(file: string): Promise<boolean> {
-  return stat(file).then(
-    (st) => st.isFile() && st.size === 0,
-    (error: unknown) => isMissingFileError(error),
-  )
+export function nothingToPrune(file: string): boolean {
+  try {
+    const st = statSync(file)
+    return st.isFile() && st.size === 0
+  } catch (error) {
+    return isMissingFileError(error)
+  }
 }
 
 /**
