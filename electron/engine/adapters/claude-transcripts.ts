@@ -159,14 +159,15 @@ export function createClaudeTranscriptSource(
 
   /** Lists a session folder's sub-agent files; returns their paths (compaction runs included). */
   const scanSubagents = async (transcript: string, sessionDir: string, errors: string[]) => {
-    const dir = join(sessionDir, 'subagents')
+    // Joined by hand, as the scan joins (see `under`): a normal folder and a plain name.
+    const dir = `${sessionDir}${sep}subagents`
     const known = subagents.get(transcript) ?? new Map<string, string | null>()
     const seen = new Map<string, string | null>()
     const files: string[] = []
     for (const entry of listDir(dir, errors)) {
       const match = entry.isFile() ? AGENT_FILE.exec(entry.name) : null
       if (!match?.[1]) continue
-      files.push(join(dir, entry.name))
+      files.push(`${dir}${sep}${entry.name}`)
       if (sideTranscriptKind(entry.name) !== 'subagent') continue
       const agentId = match[1]
       // A meta file not written yet (or unreadable) is tried again on the next scan.
