@@ -42,7 +42,7 @@ describe('the transcript index file', () => {
     expect([...loaded.files.values()]).toEqual(files)
   })
 
-  it('holds, after its header, the whole array as one JSON text with non-ASCII escaped', async () => {
+  it('holds, after its header, one line per file: its JSON text, non-ASCII escaped, summary last', async () => {
     const file = indexFile()
     const files = [
       entry('/t/a.jsonl', 'plain'),
@@ -52,9 +52,60 @@ describe('the transcript index file', () => {
     await saveJsonlIndex(file, 7, files)
     const text = readFileSync(file, 'latin1')
     const body = text.slice(text.indexOf('\n') + 1)
-    expect(body).toBe(asciiJson(JSON.stringify(files)))
+    expect(body).toBe(files.map((f) => `${asciiJson(JSON.stringify(f))}\n`).join(''))
     const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { sha256: string }
     expect(header.sha256).toBe(createHash('sha256').update(body).digest('hex'))
+  })
+
+  it('gives each summary of a trusted index as its text, to be written again as it is', async () => {
+    const file = indexFile()
+    const files = [entry('/t/a.jsonl', 'fix the … in “quotes”'), entry('/t/b.jsonl', 'plain')]
+    await saveJsonlIndex(file, 7, files)
+    const loaded = await loadJsonlIndex(file, 7)
+    expect([...loaded.summaryTexts]).toEqual(
+      files.map((f) => [f.path, asciiJson(JSON.stringify(f.summary))]),
+    )
+    // Written again from those texts: the same bytes.
+    const before = readFileSync(file, 'latin1').split('\n').slice(1)
+    await saveJsonlIndex(
+      file,
+      7,
+      files.map(({ summary: _summary, ...identity }) => ({
+        ...identity,
+        summaryJson: loaded.summaryTexts.get(identity.path) ?? '',
+      })),
+    )
+    expect(readFileSync(file, 'latin1').split('\n').slice(1)).toEqual(before)
+    // An index that is not trusted gives no texts: its summaries are encoded again.
+    writeFileSync(
+      file,
+      readFileSync(file, 'latin1').replace(/"sha256":"[0-9a-f]+"/, `"sha256":"${'0'.repeat(64)}"`),
+      'latin1',
+    )
+    expect((await loadJsonlIndex(file, 7)).summaryTexts.size).toBe(0)
+  })
+
+  it('reads an index of the array layout (an older Navi), and skips only a broken line of this one', async () => {
+    const file = indexFile()
+    await saveJsonlIndex(file, 7, [])
+    const files = [entry('/t/a.jsonl', 'plain'), entry('/t/b.jsonl', 'other')]
+    const array = asciiJson(JSON.stringify(files))
+    const header = (format: string, body: string) =>
+      JSON.stringify({
+        format,
+        summaryVersion: 7,
+        sha256: createHash('sha256').update(body).digest('hex'),
+      })
+    writeFileSync(file, `${header('navi-jsonl-index/2', array)}\n${array}`)
+    const old = await loadJsonlIndex(file, 7)
+    expect(old.trusted).toBe(true)
+    expect([...old.files.values()]).toEqual(files)
+    expect(old.summaryTexts.size).toBe(0)
+    const lines = `${asciiJson(JSON.stringify(files[0]))}\n{"path": broken\n`
+    writeFileSync(file, `${header('navi-jsonl-index/3', 'not these bytes')}\n${lines}`)
+    const partly = await loadJsonlIndex(file, 7)
+    expect(partly.trusted).toBe(false)
+    expect([...partly.files.values()]).toEqual([files[0]])
   })
 
   it('is whole when two saves and a load of one index overlap (two engines of one process)', async () => {

@@ -116,9 +116,10 @@ function expectSameSummaries(actual: TranscriptSummary[], expected: TranscriptSu
   expect(byPath(actual).map(encodeTranscriptSummary)).toEqual(expected.map(encodeTranscriptSummary))
 }
 
-/** The files of an index as written (`navi-jsonl-index/2`: a header line, then the files). */
-function indexOf(text: string): { files: unknown[] } {
-  return { files: JSON.parse(text.split('\n')[1] ?? '') as unknown[] }
+/** The files of an index as written (`navi-jsonl-index/3`: a header line, then one line per file). */
+function indexOf(text: string): { files: { path: string; summary: unknown }[] } {
+  const lines = text.split('\n').slice(1)
+  return { files: lines.filter((line) => line !== '').map((line) => JSON.parse(line)) }
 }
 
 async function warmedUp(): Promise<void> {
@@ -286,12 +287,13 @@ describe('claude transcript index', () => {
     await writeCorpus(3)
     await warmedUp()
     // The files line no longer matches the header's hash: every entry is validated, the bad one dropped.
-    const [header, body] = (await readFile(cacheFile, 'utf8')).split('\n')
-    const files = JSON.parse(body ?? '') as { path: string; summary: unknown }[]
+    const text = await readFile(cacheFile, 'utf8')
+    const header = text.slice(0, text.indexOf('\n'))
+    const { files } = indexOf(text)
     const broken = files.find((f) => f.path === transcriptPath(2))
     if (!broken) throw new Error('transcript 2 is not indexed')
     broken.summary = { turns: 'many' }
-    await writeFile(cacheFile, `${header ?? ''}\n${JSON.stringify(files)}`)
+    await writeFile(cacheFile, `${header}\n${files.map((f) => JSON.stringify(f)).join('\n')}\n`)
 
     const warm = await createClaudeTranscriptSource(temp.paths).scan()
     expect(warm.corruptLines).toBe(1)
@@ -344,6 +346,44 @@ describe('claude transcript index', () => {
     const body = (text: string) => text.slice(text.indexOf('\n') + 1)
     expect(body(kept)).toBe(body(await readFile(freshFile, 'utf8')))
     expect(body(kept)).toContain('"b7"')
+  })
+
+  it('after a restart, writes its unchanged summaries again as read and its changed ones anew', async () => {
+    await writeCorpus(4)
+    await warmedUp()
+    const before = indexOf(await readFile(cacheFile, 'utf8')).files
+    // A restarted source: one transcript grows, another session gains a sub-agent.
+    const restarted = createClaudeTranscriptSource(temp.paths)
+    await appendFile(transcriptPath(1), jsonl(turn(sessionId(1), 9)))
+    const subagents = join(
+      temp.paths.claudeConfigDir,
+      'projects',
+      PROJECT,
+      sessionId(2),
+      'subagents',
+    )
+    await mkdir(subagents, { recursive: true })
+    await writeFile(join(subagents, 'agent-c3.jsonl'), jsonl([{ type: 'user', isSidechain: true }]))
+    await restarted.scan()
+    await restarted.flush()
+    const kept = await readFile(cacheFile, 'utf8')
+
+    const freshFile = join(temp.root, 'fresh-index.json')
+    const fresh = createClaudeTranscriptSource(temp.paths, { cacheFile: freshFile })
+    await fresh.scan()
+    await fresh.flush()
+    const body = (text: string) => text.slice(text.indexOf('\n') + 1)
+    expect(body(kept)).toBe(body(await readFile(freshFile, 'utf8')))
+    expect(body(kept)).toContain('"c3"')
+    // The untouched transcripts' lines are the ones the first process wrote.
+    const after = indexOf(kept).files
+    for (const n of [3, 4]) {
+      const line = (files: typeof before) => files.find((f) => f.path === transcriptPath(n))
+      expect(line(after)).toEqual(line(before))
+    }
+    expect(after.find((f) => f.path === transcriptPath(1))).not.toEqual(
+      before.find((f) => f.path === transcriptPath(1)),
+    )
   })
 
   it('drops a transcript that disappeared and persists nothing with cacheFile null', async () => {

@@ -91,6 +91,8 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
   let ordered = new Set<string>()
   /** Files of the index not claimed yet; loaded by the first update, dropped after it. */
   let indexed: Map<string, IndexedFile> | null = null
+  /** The summaries' texts of the index read (jsonl-index-cache.ts `summaryTexts`). */
+  let indexedTexts: ReadonlyMap<string, string> = new Map()
   /** The index's hash matched: its summaries are what a Navi encoded. */
   let indexTrusted = false
   let indexLoaded = false
@@ -121,7 +123,9 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
     }
     const { offset, dev, ino } = file
     const tail = createJsonlTail(path, undefined, { offset, dev, ino })
-    return { tail, summary, size: file.size, mtimeMs: file.mtimeMs, dev, ino, summaryJson: null }
+    // Its text as the index holds it, written again as it is while the file stays unchanged.
+    const summaryJson = indexedTexts.get(path) ?? null
+    return { tail, summary, size: file.size, mtimeMs: file.mtimeMs, dev, ino, summaryJson }
   }
 
   /**
@@ -223,6 +227,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
             update.errors.push(problem),
           )
           indexed = loaded.files
+          indexedTexts = loaded.summaryTexts
           indexTrusted = loaded.trusted
           // Written again with a stamp, so the next start need not hash it.
           if (!loaded.stamped && loaded.files.size > 0) dirty = true
@@ -238,6 +243,7 @@ export function createJsonlFileSet<S extends { corruptLines: number }>(
         // Files of the index that are gone are dropped from it at the next flush.
         if (indexed !== null && indexed.size > 0) dirty = true
         indexed = null
+        indexedTexts = new Map()
         return update
       }),
     summaries() {

@@ -3,13 +3,18 @@
  * encoded summary, so that a restarted Navi resumes each file instead of re-reading it. It is an
  * optimization only: a missing, corrupt or foreign index reads as empty (start cold).
  *
- * Layout (`navi-jsonl-index/2`): a header line `{format, summaryVersion, sha256, stamp}` and a line with
- * the files, whose SHA-256 the header holds, with the modification time the file was given (its stamp,
- * core/file-stamp.ts). An index still carrying its stamp, or whose files line matches its hash, is exactly
- * what a Navi wrote, and is used as it is; validating every summary of it with zod was most of what a
- * start with nothing new cost (500 sessions: ~30 ms). Anything else (a hash that does not match, an index of
- * the older single-object layout) is validated entry by entry, and a bad entry is only that file read
- * again.
+ * Layout (`navi-jsonl-index/3`): a header line `{format, summaryVersion, sha256, stamp}`, then one line
+ * per file (its identity, then its summary), whose SHA-256 the header holds, with the modification time
+ * the file was given (its stamp, core/file-stamp.ts). An index still carrying its stamp, or whose lines
+ * match its hash, is exactly what a Navi wrote, and is used as it is; validating every summary of it with
+ * zod was most of what a start with nothing new cost (500 sessions: ~30 ms). Anything else (a hash that
+ * does not match, an index of an older layout) is validated entry by entry, and a bad entry is only that
+ * file read again.
+ *
+ * One line per file so that a file unchanged since the index was written is written again as the very
+ * text it was read as: one transcript grown under a `navi status` while agents work had all 500 summaries
+ * encoded again (~8 ms of the command). The older layouts (`/2`: the files as one JSON array; `/1`: one
+ * object) are still read.
  */
 import { isAscii } from 'node:buffer'
 import { sha256Hex } from '../core/digest.ts'
@@ -26,9 +31,13 @@ import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
 const INDEX_MAX_BYTES = 512 * 1024 * 1024
 
 /** The layout of the index file itself; the summaries inside carry their own version. */
-const INDEX_FORMAT = 'navi-jsonl-index/2'
-/** The layout before: one JSON object, always validated. Still read. */
+const INDEX_FORMAT = 'navi-jsonl-index/3'
+/** The layout before: the files as one JSON array after the header. Still read. */
+const INDEX_FORMAT_2 = 'navi-jsonl-index/2'
+/** The layout before that: one JSON object, always validated. Still read. */
 const INDEX_FORMAT_1 = 'navi-jsonl-index/1'
+/** What precedes the summary on each line (`writeIndex` puts it last): never inside a JSON string. */
+const SUMMARY_KEY = ',"summary":'
 
 /** One file as it was when the index was written. */
 export interface IndexedFile {
@@ -53,6 +62,11 @@ export type IndexedFileText = Omit<IndexedFile, 'summary'> & { summaryJson: stri
 /** The files of an index, and whether they are exactly what a Navi wrote (their hash matched). */
 export interface LoadedIndex {
   files: Map<string, IndexedFile>
+  /**
+   * Each file's summary as the text the index holds, by path, where that text can be written again as it
+   * is (a trusted index of this layout): an unchanged file costs no encoding at the next save.
+   */
+  summaryTexts: Map<string, string>
   trusted: boolean
   /**
    * It still carried its stamp: believed without hashing. An index that did not (an older Navi's, one
@@ -75,7 +89,7 @@ const indexedFileSchema = lazySchema(() =>
 
 const headerSchema = lazySchema(() =>
   z.object({
-    format: z.literal(INDEX_FORMAT),
+    format: z.enum([INDEX_FORMAT, INDEX_FORMAT_2]),
     summaryVersion: z.number(),
     sha256: z.string(),
     /** The file's modification time as written (core/file-stamp.ts); absent from older indexes. */
@@ -149,7 +163,12 @@ async function readIndex(
   onProblem: (message: string) => void,
   bufferOf: (bytes: number) => Buffer,
 ): Promise<LoadedIndex> {
-  const empty: LoadedIndex = { files: new Map(), trusted: false, stamped: false }
+  const empty: LoadedIndex = {
+    files: new Map(),
+    summaryTexts: new Map(),
+    trusted: false,
+    stamped: false,
+  }
   let bytes: Buffer
   let mtimeMs = Number.NaN
   try {
@@ -178,11 +197,13 @@ async function readIndex(
       // What a Navi writes is ASCII (writeIndex; older ones wrote UTF-8). ASCII decoded as Latin-1 is the
       // same text, without UTF-8's checks, and past a megabyte Node keeps it outside the JavaScript heap.
       const text = body.toString(isAscii(body) ? 'latin1' : 'utf8')
-      return { files: collect(JSON.parse(text), trusted), trusted, stamped }
+      if (header.data.format === INDEX_FORMAT_2)
+        return { ...empty, files: collect(JSON.parse(text), trusted), trusted, stamped }
+      return { ...collectLines(text, trusted), trusted, stamped }
     }
     const v1 = indexV1Schema.safeParse(head)
     if (!v1.success || v1.data.summaryVersion !== summaryVersion) return empty
-    return { files: collect(v1.data.files, false), trusted: false, stamped: false }
+    return { ...empty, files: collect(v1.data.files, false) }
   } catch (error) {
     onProblem(`${file}: ${readErrorText(error)}; indexing from scratch`)
     return empty
@@ -193,17 +214,47 @@ async function readIndex(
 function collect(entries: unknown, trusted: boolean): Map<string, IndexedFile> {
   const files = new Map<string, IndexedFile>()
   if (!Array.isArray(entries)) return files
-  for (const entry of entries) {
-    if (trusted) {
-      const file = entry as IndexedFile
-      files.set(file.path, file)
+  for (const entry of entries) addEntry(files, entry, trusted)
+  return files
+}
+
+function addEntry(files: Map<string, IndexedFile>, entry: unknown, trusted: boolean): void {
+  if (trusted) {
+    const file = entry as IndexedFile
+    files.set(file.path, file)
+    return
+  }
+  const parsed = indexedFileSchema.safeParse(entry)
+  if (parsed.success) files.set(parsed.data.path, { ...parsed.data, summary: parsed.data.summary })
+}
+
+/**
+ * The entries of the line layout; of a trusted index also each summary's text (its line after the
+ * identity: `writeIndex` writes it last), kept to be written again while the file is unchanged.
+ */
+function collectLines(text: string, trusted: boolean): Pick<LoadedIndex, 'files' | 'summaryTexts'> {
+  const files = new Map<string, IndexedFile>()
+  const summaryTexts = new Map<string, string>()
+  let at = 0
+  while (at < text.length) {
+    let end = text.indexOf('\n', at)
+    if (end === -1) end = text.length
+    const line = text.slice(at, end)
+    at = end + 1
+    if (line === '') continue
+    let entry: unknown
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      // Not what a Navi wrote (it would be trusted): only this file is read again.
       continue
     }
-    const parsed = indexedFileSchema.safeParse(entry)
-    if (parsed.success)
-      files.set(parsed.data.path, { ...parsed.data, summary: parsed.data.summary })
+    addEntry(files, entry, trusted)
+    const key = line.indexOf(SUMMARY_KEY)
+    if (trusted && key !== -1 && line.endsWith('}'))
+      summaryTexts.set((entry as IndexedFile).path, line.slice(key + SUMMARY_KEY.length, -1))
   }
-  return files
+  return { files, summaryTexts }
 }
 
 /**
@@ -237,15 +288,16 @@ async function writeIndex(
     if (buffer.length < end + text.length) buffer = bufferOf(end + text.length)
     end += buffer.write(text, end, 'latin1')
   }
-  add('[')
-  files.forEach((indexed, i) => {
-    if (i > 0) add(',')
-    if (!('summaryJson' in indexed)) return add(asciiJsonText(indexed))
-    // The same text as the entry's own JSON: its fields in their order, the summary last.
-    const { summaryJson, ...identity } = indexed
-    add(`${asciiJsonText(identity).slice(0, -1)},"summary":${summaryJson}}`)
-  })
-  add(']')
+  for (const indexed of files) {
+    // One line per file: its identity's fields in their order, the summary last (collectLines).
+    if ('summaryJson' in indexed) {
+      const { summaryJson, ...identity } = indexed
+      add(`${asciiJsonText(identity).slice(0, -1)}${SUMMARY_KEY}${summaryJson}}\n`)
+    } else {
+      const { summary, ...identity } = indexed
+      add(`${asciiJsonText(identity).slice(0, -1)}${SUMMARY_KEY}${asciiJsonText(summary)}}\n`)
+    }
+  }
   const body = buffer.subarray(headerRoom, end)
   const sha256 = sha256Hex(body)
   const stamp = newFileStamp()
