@@ -6,21 +6,22 @@
  * it through the query socket). Each runs as a user runs `navi`: `bin/navi.cjs` (what `npm link` puts on
  * PATH, with its check that the bundle is fresh) over the bundle `npm run build:cli` writes (with the code
  * cache the first command wrote; one row without it, for reference), in rounds that alternate the
- * commands so a noisy moment hits all of them alike. `status` is also timed as the first command after a
- * pause meets it: with the event log's prune due.
+ * commands so a noisy moment hits all of them alike. `status` is also timed as users meet it beyond a
+ * quiet corpus: the first command after a pause (the event log's prune due), and while an agent works (a
+ * 1 KiB prompt appended to its session just before).
  *
  * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N]`
  * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createEventLog } from '../electron/engine/adapters/event-log.ts'
 import { engineEventSchema, type EngineEvent } from '../shared/schemas/event.ts'
 import { bundleNaviCli } from '../scripts/cli-bundle.ts'
-import { ensureCorpus } from './lib/corpus.ts'
+import { appendedPromptLine, encodeCwd, ensureCorpus } from './lib/corpus.ts'
 import { measuredEnv, measuredEnvNote } from './lib/measured-env.ts'
 import { startNaviWatch, stopNaviWatch } from './lib/navi-watch.ts'
 import {
@@ -115,6 +116,7 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
   const sessions = opts.quick ? 100 : 500
   const root = join(tmpdir(), `navi-bench-corpus-${megabytes}m-${sessions}s`)
   const scratch = await mkdtemp(join(tmpdir(), 'navi-bench-cli-'))
+  let activeDir: string | null = null
   try {
     const corpus = await ensureCorpus({
       root,
@@ -138,6 +140,16 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       CODEX_HOME: join(scratch, 'codex'),
     })
     await mkdir(join(scratch, 'codex'), { recursive: true })
+    // A session of the bench's own beside the corpus (whose files must keep their sizes), for an agent
+    // that works: the appends grow it, and it goes when the bench ends.
+    const activeCwd = '/home/dev/workspace/navi-bench-active'
+    activeDir = join(corpus.claudeConfigDir, 'projects', encodeCwd(activeCwd))
+    const activeId = '00000000-0000-4000-8000-00000000be7c'
+    const activeFile = join(activeDir, `${activeId}.jsonl`)
+    const appendPrompt = () =>
+      appendFile(activeFile, appendedPromptLine(activeId, activeCwd, new Date()))
+    await mkdir(activeDir, { recursive: true })
+    await appendPrompt()
     const coldMs = await timeRun([cli, 'sessions'], env)
     await mkdir(join(home, 'pm'), { recursive: true })
     // Written as the engine writes them: through the event log (its lock, its verified marker).
@@ -165,8 +177,20 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       args: [cli, 'status'],
       before: () => writeFile(join(home, 'pm', 'events.pruned'), '0\n'),
     }
+    const afterAppend = {
+      name: 'navi status, an agent just wrote',
+      args: [cli, 'status'],
+      before: appendPrompt,
+    }
     const alone = await measureRounds(
-      [bare, { name: 'navi --help', args: [cli, '--help'] }, ...reads, pruneDue, uncached],
+      [
+        bare,
+        { name: 'navi --help', args: [cli, '--help'] },
+        ...reads,
+        pruneDue,
+        afterAppend,
+        uncached,
+      ],
       env,
       opts.runs,
     )
@@ -223,6 +247,7 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       results,
     }
   } finally {
+    if (activeDir) await rm(activeDir, { recursive: true, force: true })
     await rm(scratch, { recursive: true, force: true })
     if (!opts.keep) await rm(root, { recursive: true, force: true })
   }

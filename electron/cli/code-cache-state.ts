@@ -30,6 +30,41 @@ export interface CodeCacheState {
  */
 export const CODE_CACHE_SCOPE = { help: 0, command: 1, engine: 2 } as const
 
+/**
+ * The cache file's name: per build, Node and kind (a command that runs until stopped runs under other V8
+ * flags), and per Node options. V8 refuses a cache made under other flags, and options such as
+ * `--max-old-space-size` in NODE_OPTIONS change them: one shell with NODE_OPTIONS set and one without
+ * refused and rewrote each other's cache on every command (~135 ms each instead of ~88). Without options
+ * (the usual case) the name has no suffix; with some, a short hash of them. Pure.
+ */
+export function codeCacheFileName(opts: {
+  prefix: string
+  build: string
+  nodeVersion: string
+  arch: string
+  untilStopped: boolean
+  execArgv: readonly string[]
+  nodeOptions: string | undefined
+}): string {
+  const options = [...opts.execArgv, opts.nodeOptions ?? ''].join('\0')
+  const optionsKey = options === '' ? '' : `-o${fnv1a(options)}`
+  const kind = opts.untilStopped ? '-long' : ''
+  return `${opts.prefix}${opts.build}-${opts.nodeVersion}-${opts.arch}${kind}${optionsKey}.bin`
+}
+
+/** FNV-1a over UTF-16 code units, as 8 hex digits: a name, not a secret (no `node:crypto` at start-up). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+/** How many caches of one build (one per kind and set of Node options) are kept; the oldest go first. */
+export const CODE_CACHES_PER_BUILD = 4
+
 /** Says this run went as far as `scope` (never narrows it). */
 export function widenCodeCacheScope(scope: number): void {
   const state = codeCacheState()

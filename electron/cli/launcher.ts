@@ -20,6 +20,7 @@ import {
   readSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -28,7 +29,13 @@ import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { Script } from 'node:vm'
 import { resolvePaths } from '../runtime/paths.ts'
-import { CODE_CACHE_SCOPE, CODE_CACHE_STATE, type CodeCacheState } from './code-cache-state.ts'
+import {
+  CODE_CACHE_SCOPE,
+  CODE_CACHE_STATE,
+  CODE_CACHES_PER_BUILD,
+  codeCacheFileName,
+  type CodeCacheState,
+} from './code-cache-state.ts'
 import { runsUntilStopped } from './command-kind.ts'
 
 /**
@@ -56,7 +63,15 @@ const codeFile = join(here, __NAVI_CLI_CODE_FILE__)
 const cacheDir = join(resolvePaths().naviHome, 'cache')
 const cacheFile = join(
   cacheDir,
-  `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-${process.version}-${process.arch}${untilStopped ? '-long' : ''}.bin`,
+  codeCacheFileName({
+    prefix: CACHE_PREFIX,
+    build: __NAVI_CLI_BUILD__,
+    nodeVersion: process.version,
+    arch: process.arch,
+    untilStopped,
+    execArgv: process.execArgv,
+    nodeOptions: process.env.NODE_OPTIONS,
+  }),
 )
 
 const state: CodeCacheState = {
@@ -104,12 +119,19 @@ function writeCache(script: Script): void {
     const temp = `${cacheFile}.${process.pid}.tmp`
     writeFileSync(temp, Buffer.concat([HEADER, Buffer.of(state.scope), data]), { mode: 0o600 })
     renameSync(temp, cacheFile)
-    // Caches of other builds are dead weight; another Node's cache of this build is still used by it.
+    // Caches of other builds are dead weight; another Node's or other options' cache of this build is
+    // still used by them, up to a few (the least recently written go).
     const thisBuild = `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-`
+    const ours: { path: string; at: number }[] = []
     for (const name of readdirSync(cacheDir)) {
-      if (name.startsWith(CACHE_PREFIX) && !name.startsWith(thisBuild))
-        rmSync(join(cacheDir, name), { force: true })
+      if (!name.startsWith(CACHE_PREFIX)) continue
+      const path = join(cacheDir, name)
+      if (!name.startsWith(thisBuild)) rmSync(path, { force: true })
+      else if (name.endsWith('.bin') && path !== cacheFile)
+        ours.push({ path, at: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 })
     }
+    ours.sort((a, b) => b.at - a.at)
+    for (const { path } of ours.slice(CODE_CACHES_PER_BUILD - 1)) rmSync(path, { force: true })
     state.status = 'written'
     state.cachedScope = state.scope
   } catch (error) {

@@ -256,4 +256,29 @@ describe('the built CLI’s code cache', () => {
     expect(readFileSync(oneShotFile).equals(written)).toBe(true)
     expect((await codeCacheCheck(env)).detail).toBe(`used: ${oneShotFile}`)
   })
+
+  it('a shell with other Node options keeps a cache of its own: neither refuses the other', async () => {
+    const env = await envWithSessions()
+    const plain = await sessionsAnswer(env)
+    const [plainName] = cacheFiles(env)
+    const plainFile = join(env.NAVI_HOME, 'cache', plainName ?? '')
+    const written = readFileSync(plainFile)
+    const withOptions = { ...env, NODE_OPTIONS: '--max-old-space-size=2048' }
+    expect(await sessionsAnswer(withOptions)).toEqual(plain)
+    expect(cacheFiles(env)).toHaveLength(2)
+    // Each is used by its own kind of shell, as it was written.
+    expect((await codeCacheCheck(withOptions)).detail).toMatch(/^used: .*-o[0-9a-f]{8}\.bin$/)
+    expect(readFileSync(plainFile).equals(written)).toBe(true)
+    expect((await codeCacheCheck(env)).detail).toBe(`used: ${plainFile}`)
+  })
+
+  it('keeps at most four caches of one build, the last written, however many option sets there are', async () => {
+    const env = await freshEnv()
+    const sizes = [1001, 1002, 1003, 1004, 1005]
+    for (const size of sizes)
+      await navi(['sessions'], { ...env, NODE_OPTIONS: `--max-old-space-size=${size}` })
+    expect(cacheFiles(env)).toHaveLength(4)
+    const last = { ...env, NODE_OPTIONS: '--max-old-space-size=1005' }
+    expect((await codeCacheCheck(last)).detail).toMatch(/^used: /)
+  })
 })
