@@ -83,6 +83,15 @@ describe('the transcript index file', () => {
       'latin1',
     )
     expect((await loadJsonlIndex(file, 7)).summaryTexts.size).toBe(0)
+    // Nor does one trusted but not ASCII (Navi writes it ASCII): its texts would not be written as read.
+    const utf8 = files.map((f) => `${JSON.stringify(f)}\n`).join('')
+    const sha256 = createHash('sha256').update(utf8).digest('hex')
+    const header = JSON.stringify({ format: 'navi-jsonl-index/3', summaryVersion: 7, sha256 })
+    writeFileSync(file, `${header}\n${utf8}`)
+    const fromUtf8 = await loadJsonlIndex(file, 7)
+    expect(fromUtf8.trusted).toBe(true)
+    expect([...fromUtf8.files.values()]).toEqual(files)
+    expect(fromUtf8.summaryTexts.size).toBe(0)
   })
 
   it('reads an index of the array layout (an older Navi), and skips only a broken line of this one', async () => {

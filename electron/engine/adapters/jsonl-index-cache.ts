@@ -196,10 +196,12 @@ async function readIndex(
       const trusted = stamped || sha256Hex(body) === header.data.sha256
       // What a Navi writes is ASCII (writeIndex; older ones wrote UTF-8). ASCII decoded as Latin-1 is the
       // same text, without UTF-8's checks, and past a megabyte Node keeps it outside the JavaScript heap.
-      const text = body.toString(isAscii(body) ? 'latin1' : 'utf8')
+      const ascii = isAscii(body)
+      const text = body.toString(ascii ? 'latin1' : 'utf8')
       if (header.data.format === INDEX_FORMAT_2)
         return { ...empty, files: collect(JSON.parse(text), trusted), trusted, stamped }
-      return { ...collectLines(text, trusted), trusted, stamped }
+      // Texts kept only as ASCII, as they are written again (writeIndex writes Latin-1).
+      return { ...collectLines(text, trusted, trusted && ascii), trusted, stamped }
     }
     const v1 = indexV1Schema.safeParse(head)
     if (!v1.success || v1.data.summaryVersion !== summaryVersion) return empty
@@ -229,10 +231,15 @@ function addEntry(files: Map<string, IndexedFile>, entry: unknown, trusted: bool
 }
 
 /**
- * The entries of the line layout; of a trusted index also each summary's text (its line after the
- * identity: `writeIndex` writes it last), kept to be written again while the file is unchanged.
+ * The entries of the line layout; with `keepTexts` (a trusted index, all ASCII) also each summary's text
+ * (its line after the identity: `writeIndex` writes it last), kept to be written again while the file is
+ * unchanged.
  */
-function collectLines(text: string, trusted: boolean): Pick<LoadedIndex, 'files' | 'summaryTexts'> {
+function collectLines(
+  text: string,
+  trusted: boolean,
+  keepTexts: boolean,
+): Pick<LoadedIndex, 'files' | 'summaryTexts'> {
   const files = new Map<string, IndexedFile>()
   const summaryTexts = new Map<string, string>()
   let at = 0
@@ -251,7 +258,7 @@ function collectLines(text: string, trusted: boolean): Pick<LoadedIndex, 'files'
     }
     addEntry(files, entry, trusted)
     const key = line.indexOf(SUMMARY_KEY)
-    if (trusted && key !== -1 && line.endsWith('}'))
+    if (keepTexts && key !== -1 && line.endsWith('}'))
       summaryTexts.set((entry as IndexedFile).path, line.slice(key + SUMMARY_KEY.length, -1))
   }
   return { files, summaryTexts }
