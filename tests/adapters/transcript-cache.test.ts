@@ -122,6 +122,25 @@ function indexOf(text: string): { files: { path: string; summary: unknown }[] } 
   return { files: lines.filter((line) => line !== '').map((line) => JSON.parse(line)) }
 }
 
+/** A sub-agent transcript in session `n`'s folder, with the meta file naming its tool use if given. */
+async function addSubagent(n: number, agentId: string, toolUseId?: string): Promise<void> {
+  const dir = join(temp.paths.claudeConfigDir, 'projects', PROJECT, sessionId(n), 'subagents')
+  await mkdir(dir, { recursive: true })
+  await writeFile(join(dir, `agent-${agentId}.jsonl`), jsonl([{ type: 'user', isSidechain: true }]))
+  if (toolUseId)
+    await writeFile(join(dir, `agent-${agentId}.meta.json`), JSON.stringify({ toolUseId }))
+}
+
+/** `kept` (an index's text) holds what a source encoding every summary from nothing writes. */
+async function expectFreshEncoding(kept: string): Promise<void> {
+  const freshFile = join(temp.root, 'fresh-index.json')
+  const fresh = createClaudeTranscriptSource(temp.paths, { cacheFile: freshFile })
+  await fresh.scan()
+  await fresh.flush()
+  const body = (text: string) => text.slice(text.indexOf('\n') + 1)
+  expect(body(kept)).toBe(body(await readFile(freshFile, 'utf8')))
+}
+
 async function warmedUp(): Promise<void> {
   const first = createClaudeTranscriptSource(temp.paths)
   await first.scan()
@@ -324,28 +343,12 @@ describe('claude transcript index', () => {
     expect((await source.scan()).bytesRead).toBeGreaterThan(0)
     await source.flush()
     await appendFile(transcriptPath(1), jsonl(turn(sessionId(1), 9)))
-    const subagents = join(
-      temp.paths.claudeConfigDir,
-      'projects',
-      PROJECT,
-      sessionId(2),
-      'subagents',
-    )
-    await mkdir(subagents, { recursive: true })
-    await writeFile(join(subagents, 'agent-b7.jsonl'), jsonl([{ type: 'user', isSidechain: true }]))
-    await writeFile(join(subagents, 'agent-b7.meta.json'), JSON.stringify({ toolUseId: 'toolu_1' }))
+    await addSubagent(2, 'b7', 'toolu_1')
     await source.scan()
     await source.flush()
     const kept = await readFile(cacheFile, 'utf8')
-
-    // A source that encodes every summary on this thread, from nothing.
-    const freshFile = join(temp.root, 'fresh-index.json')
-    const fresh = createClaudeTranscriptSource(temp.paths, { cacheFile: freshFile })
-    await fresh.scan()
-    await fresh.flush()
-    const body = (text: string) => text.slice(text.indexOf('\n') + 1)
-    expect(body(kept)).toBe(body(await readFile(freshFile, 'utf8')))
-    expect(body(kept)).toContain('"b7"')
+    await expectFreshEncoding(kept)
+    expect(kept).toContain('"b7"')
   })
 
   it('after a restart, writes its unchanged summaries again as read and its changed ones anew', async () => {
@@ -355,26 +358,12 @@ describe('claude transcript index', () => {
     // A restarted source: one transcript grows, another session gains a sub-agent.
     const restarted = createClaudeTranscriptSource(temp.paths)
     await appendFile(transcriptPath(1), jsonl(turn(sessionId(1), 9)))
-    const subagents = join(
-      temp.paths.claudeConfigDir,
-      'projects',
-      PROJECT,
-      sessionId(2),
-      'subagents',
-    )
-    await mkdir(subagents, { recursive: true })
-    await writeFile(join(subagents, 'agent-c3.jsonl'), jsonl([{ type: 'user', isSidechain: true }]))
+    await addSubagent(2, 'c3')
     await restarted.scan()
     await restarted.flush()
     const kept = await readFile(cacheFile, 'utf8')
-
-    const freshFile = join(temp.root, 'fresh-index.json')
-    const fresh = createClaudeTranscriptSource(temp.paths, { cacheFile: freshFile })
-    await fresh.scan()
-    await fresh.flush()
-    const body = (text: string) => text.slice(text.indexOf('\n') + 1)
-    expect(body(kept)).toBe(body(await readFile(freshFile, 'utf8')))
-    expect(body(kept)).toContain('"c3"')
+    await expectFreshEncoding(kept)
+    expect(kept).toContain('"c3"')
     // The untouched transcripts' lines are the ones the first process wrote.
     const after = indexOf(kept).files
     for (const n of [3, 4]) {
