@@ -13,6 +13,7 @@ import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions, type Plugin } from 'esbuild'
 import { defaultConfig } from '../electron/engine/core/config.ts'
+import { defaultSettings } from '../shared/schemas/settings.ts'
 
 /** CommonJS libraries inside an ES module still look for `require`, `__filename` and `__dirname`. */
 const COMMONJS_GLOBALS = [
@@ -140,6 +141,7 @@ async function bundleWithCodeCache(opts: {
       ...AS_COMMONJS.define,
       // The configuration's defaults, computed from its schema here rather than on every command.
       __NAVI_DEFAULT_CONFIG_JSON__: JSON.stringify(JSON.stringify(defaultConfig())),
+      __NAVI_DEFAULT_SETTINGS_JSON__: JSON.stringify(JSON.stringify(defaultSettings())),
     },
     outdir,
     logLevel,

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod'
 import type { BriefingState } from '../../shared/schemas/briefing.ts'
+import { lazySchema } from '../../shared/schemas/lazy-schema.ts'
 import { errorText, silentLog, type Log } from '../../shared/log.ts'
 import { parseJsonAs } from '../engine/core/parse-json.ts'
 import {
@@ -14,9 +15,11 @@ import {
 import { writeFileSafely } from '../engine/adapters/safe-write.ts'
 import { keptDismissals, visibleItems, type Dismissal } from './core/dismissals.ts'
 
-const dismissedFileSchema = z.object({
-  dismissals: z.array(z.object({ key: z.string(), until: z.string().nullable() })),
-})
+const dismissedFileSchema = lazySchema(() =>
+  z.object({
+    dismissals: z.array(z.object({ key: z.string(), until: z.string().nullable() })),
+  }),
+)
 
 /** The dismissals; none when there is no file, or (said in the log) when it is not one Navi wrote. */
 export async function readDismissals(file: string, log: Log = silentLog): Promise<Dismissal[]> {

@@ -26,15 +26,16 @@ export type EventType = z.infer<typeof eventTypeSchema>
 
 // A field an older Navi did not write yet (or a hand-made line left out) gets a neutral value instead of
 // costing the whole event; a field of the wrong type makes the line corrupt (skipped and counted).
-const text = z.string().default('')
-const maybeText = z.string().nullable().default(null)
+// Made by the (lazy) schemas that use them, not when the module loads: every command loads this module.
+const text = () => z.string().default('')
+const maybeText = () => z.string().nullable().default(null)
 const taskDetailsSchema = lazySchema(() =>
   z.object({
-    pbi: text,
-    pbi_title: text,
-    task_id: text,
-    task_title: text,
-    source: text,
+    pbi: text(),
+    pbi_title: text(),
+    task_id: text(),
+    task_title: text(),
+    source: text(),
   }),
 )
 
@@ -46,51 +47,55 @@ export const eventDetailsSchemas = lazySchema(
   () =>
     ({
       commit: z.object({
-        sha: text,
-        message: text,
-        branch: maybeText,
+        sha: text(),
+        message: text(),
+        branch: maybeText(),
         author: z.string().optional(),
         committed_at: z.string().optional(),
         /** On the last of a burst too long to list one by one: how many more there were. */
         more_commits: z.number().int().optional(),
       }),
-      branch_created: z.object({ branch: text, sha: text }),
+      branch_created: z.object({ branch: text(), sha: text() }),
       pr_created: z.object({
-        branch: maybeText,
+        branch: maybeText(),
         number: z.number().int().optional(),
         url: z.string().optional(),
       }),
       task_started: taskDetailsSchema,
       task_completed: taskDetailsSchema,
       pbi_completed: z.object({
-        pbi: text,
-        title: text,
-        source: text,
+        pbi: text(),
+        title: text(),
+        source: text(),
         tasks: z.number().int().optional(),
       }),
       session_started: z.object({
         agent: agentKindSchema.optional(),
-        name: text,
-        cwd: text,
+        name: text(),
+        cwd: text(),
         status: sessionStatusSchema.optional(),
-        reason: maybeText,
+        reason: maybeText(),
         /** An ended session that came back (`claude --resume`). */
         resumed: z.literal(true).optional(),
       }),
-      session_ended: z.object({ agent: agentKindSchema.optional(), name: text, reason: maybeText }),
+      session_ended: z.object({
+        agent: agentKindSchema.optional(),
+        name: text(),
+        reason: maybeText(),
+      }),
       session_status_change: z.object({
         from: sessionStatusSchema,
         to: sessionStatusSchema,
-        reason: maybeText,
-        name: text,
+        reason: maybeText(),
+        name: text(),
         agent: agentKindSchema.optional(),
       }),
       turn_completed: z.object({
         agent: agentKindSchema.optional(),
-        name: text,
+        name: text(),
         /** What the turn answered, and an excerpt of its final reply (each at most 300 characters). */
-        prompt: maybeText,
-        reply: maybeText,
+        prompt: maybeText(),
+        reply: maybeText(),
         duration_ms: z.number().nullable().default(null),
         /** Turns that finished since the previous look; the event describes the last of them. */
         turns: z.number().int().default(1),
@@ -98,41 +103,41 @@ export const eventDetailsSchemas = lazySchema(
         tokens: z.number().int().min(0).default(0),
       }),
       permission_denied: z.object({
-        name: text,
-        tool: maybeText,
-        detail: maybeText,
-        reason: maybeText,
+        name: text(),
+        tool: maybeText(),
+        detail: maybeText(),
+        reason: maybeText(),
       }),
       /** A session ran into trouble (engine/core/trouble.ts): stalled, failing, rate limited, waiting long. */
       session_trouble: z.object({
         agent: agentKindSchema.optional(),
-        name: text,
+        name: text(),
         kind: troubleKindSchema,
-        reason: text,
-        since: maybeText,
+        reason: text(),
+        since: maybeText(),
       }),
       /** The trouble of a session ended (it moved on, recovered or ended). */
       session_trouble_cleared: z.object({
         agent: agentKindSchema.optional(),
-        name: text,
+        name: text(),
         kind: troubleKindSchema,
       }),
       /** A task delegated from Navi started (`navi run`, the popover's New task). */
       task_started_by_navi: z.object({
-        task_id: text,
+        task_id: text(),
         /** The task as the user wrote it (clipped). */
-        text,
+        text: text(),
         agent: agentKindSchema.optional(),
         plan: z.boolean().default(false),
       }),
       /** What a delegated task relayed (`[NOTIFY]`, its question, its plan, "still working"). */
-      task_notify: z.object({ task_id: text, text, note: text }),
+      task_notify: z.object({ task_id: text(), text: text(), note: text() }),
       /** A delegated task ended: completed, failed or cancelled, with why and what it cost. */
       task_finished: z.object({
-        task_id: text,
-        text,
+        task_id: text(),
+        text: text(),
         status: z.enum(['completed', 'failed', 'cancelled']),
-        reason: maybeText,
+        reason: maybeText(),
         cost_usd: z.number().nonnegative().default(0),
       }),
     }) satisfies Record<EventType, z.ZodType>,

@@ -76,11 +76,26 @@ export type SettingPatch = z.infer<typeof settingPatchSchema>
  * Normalize whatever is on disk: unknown keys dropped, bad values replaced by their defaults one key at a time
  * (a single bad toggle must not reset the rest), and the problems reported.
  */
+/** Set by the built CLI's build (scripts/cli-bundle.ts): the settings with nothing set, as JSON. */
+declare const __NAVI_DEFAULT_SETTINGS_JSON__: string | undefined
+
+/**
+ * The settings with nothing set. The built command carries what its build computed from the schema: a
+ * command with no settings.json (the usual case) then never builds the settings schema (~1 ms of every
+ * command that loads the engine).
+ */
+export function defaultSettings(): Settings {
+  if (typeof __NAVI_DEFAULT_SETTINGS_JSON__ === 'string')
+    return JSON.parse(__NAVI_DEFAULT_SETTINGS_JSON__) as Settings
+  return settingsSchema.parse({})
+}
+
 export function parseSettings(raw: unknown): { settings: Settings; problems: string[] } {
   const problems: string[] = []
   const source = isPlainObject(raw) ? raw : {}
   if (source !== raw && raw !== undefined)
     problems.push('settings are not an object; using defaults')
+  if (Object.keys(source).length === 0) return { settings: defaultSettings(), problems }
   const kept: Record<string, unknown> = {}
   const shape = settingsSchema.shape
   for (const [key, value] of Object.entries(source)) {

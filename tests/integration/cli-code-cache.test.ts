@@ -22,6 +22,7 @@ import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
 import { NAVI_CLI_CODE_FILE } from '../../scripts/cli-bundle.ts'
 import { defaultConfig } from '../../electron/engine/core/config.ts'
+import { settingsSchema } from '../../shared/schemas/settings.ts'
 
 /** Real sessions to answer about, where the corpus is (../shared/corpus); an empty config dir elsewhere. */
 const CORPUS_CLAUDE = resolve(
@@ -112,12 +113,17 @@ async function codeCacheCheck(env: NaviEnv) {
 }
 
 describe('the built CLI’s code cache', () => {
-  it('carries the configuration’s defaults, computed from the schema when it was built', () => {
+  it('carries the configuration’s and the settings’ defaults, computed from the schemas when it was built', () => {
     const code = readFileSync(join(dirname(bundle.file), NAVI_CLI_CODE_FILE), 'latin1')
-    const json = JSON.stringify(defaultConfig())
-    // However esbuild quotes the string: as it is, or with its double quotes escaped.
-    expect(code.includes(json) || code.includes(JSON.stringify(json).slice(1, -1))).toBe(true)
-    expect(code).not.toContain('__NAVI_DEFAULT_CONFIG_JSON__')
+    for (const [defaults, name] of [
+      [defaultConfig(), '__NAVI_DEFAULT_CONFIG_JSON__'],
+      [settingsSchema.parse({}), '__NAVI_DEFAULT_SETTINGS_JSON__'],
+    ] as const) {
+      const json = JSON.stringify(defaults)
+      // However esbuild quotes the string: as it is, or with its double quotes escaped.
+      expect(code.includes(json) || code.includes(JSON.stringify(json).slice(1, -1))).toBe(true)
+      expect(code).not.toContain(name)
+    }
   })
 
   it('is written by the first command, used by the next, and the answers are the same', async () => {

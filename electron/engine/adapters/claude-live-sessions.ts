@@ -33,27 +33,28 @@ export interface LiveSessionsReadResult {
   unreadable?: boolean
 }
 
-const nullableString = z.string().max(4096).nullable().optional().catch(null)
-const nullableNumber = z.number().nullable().optional().catch(null)
+// Made by the (lazy) schema below, not when the module loads: every command loads the engine.
+const nullableString = () => z.string().max(4096).nullable().optional().catch(null)
+const nullableNumber = () => z.number().nullable().optional().catch(null)
 
 const liveSessionFileSchema = lazySchema(() =>
   z.object({
     pid: z.number().int().positive(),
     sessionId: z.string().min(1),
-    cwd: nullableString,
-    startedAt: nullableNumber,
+    cwd: nullableString(),
+    startedAt: nullableNumber(),
     procStart: z
       .union([z.string(), z.number().transform(String)])
       .nullable()
       .optional()
       .catch(null),
-    name: nullableString,
-    entrypoint: nullableString,
+    name: nullableString(),
+    entrypoint: nullableString(),
     status: z.enum(['idle', 'busy', 'waiting']).nullable().optional().catch(null),
-    waitingFor: nullableString,
-    statusUpdatedAt: nullableNumber,
+    waitingFor: nullableString(),
+    statusUpdatedAt: nullableNumber(),
     /** `<session>:@<window>.%<pane>` of a TUI running in tmux (2.1.330). */
-    tmux: nullableString,
+    tmux: nullableString(),
   }),
 )
 
