@@ -21,7 +21,8 @@ export const TRANSCRIPT_SUMMARY_VERSION = 7
 /** Same for `foldCodexLine` and `CodexRolloutSummary`. */
 export const CODEX_SUMMARY_VERSION = 5
 
-const nullableString = z.string().nullable()
+// Made by the (lazy) schemas that use it, not when the module loads: every command loads the engine.
+const nullableString = () => z.string().nullable()
 
 const transcriptTailSchema: z.ZodType<TranscriptTail> = lazySchema(() =>
   z.discriminatedUnion('kind', [
@@ -33,8 +34,8 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = lazySchema(() =>
       at: z.string(),
       toolName: z.string(),
       toolUseId: z.string(),
-      detail: nullableString,
-      description: nullableString,
+      detail: nullableString(),
+      description: nullableString(),
     }),
     z.object({ kind: z.literal('reply'), at: z.string() }),
     z.object({ kind: z.literal('turn_end'), at: z.string() }),
@@ -43,7 +44,7 @@ const transcriptTailSchema: z.ZodType<TranscriptTail> = lazySchema(() =>
       kind: z.literal('api_error'),
       at: z.string(),
       message: z.string(),
-      errorClass: nullableString,
+      errorClass: nullableString(),
       status: z.number().nullable(),
       since: z.string(),
     }),
@@ -66,16 +67,16 @@ const commandStreakRecordSchema = lazySchema(() =>
     runs: z.number(),
     failures: z.number(),
     since: z.string(),
-    pendingId: nullableString,
+    pendingId: nullableString(),
   }),
 )
 
 const turnSchema = lazySchema(() =>
   z.object({
-    prompt: nullableString,
+    prompt: nullableString(),
     startedAt: z.string(),
-    reply: nullableString,
-    replyAt: nullableString,
+    reply: nullableString(),
+    replyAt: nullableString(),
   }),
 )
 const completedTurnSchema = lazySchema(() =>
@@ -89,21 +90,21 @@ const encodedTranscriptSchema = lazySchema(() =>
   z.object({
     sessionId: z.string(),
     path: z.string(),
-    cwd: nullableString,
-    branch: nullableString,
-    version: nullableString,
-    entrypoint: nullableString,
-    firstActivity: nullableString,
-    lastActivity: nullableString,
+    cwd: nullableString(),
+    branch: nullableString(),
+    version: nullableString(),
+    entrypoint: nullableString(),
+    firstActivity: nullableString(),
+    lastActivity: nullableString(),
     usage: z.object({
       totals: tokenUsageSchema,
       messages: z.number(),
       /** `[id, input, output, cache_read, cache_creation]` of the last responses (see PERSISTED_USAGE_IDS). */
       recent: z.array(z.tuple([z.string(), z.number(), z.number(), z.number(), z.number()])),
     }),
-    lastPrompt: nullableString,
-    title: nullableString,
-    customTitle: nullableString,
+    lastPrompt: nullableString(),
+    title: nullableString(),
+    customTitle: nullableString(),
     subagentIds: z.array(z.string()),
     turns: z.number(),
     todos: z.array(taskItemSchema).nullable(),
@@ -117,7 +118,7 @@ const encodedTranscriptSchema = lazySchema(() =>
             kind: z.literal('update'),
             taskId: z.string(),
             status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).nullable(),
-            subject: nullableString,
+            subject: nullableString(),
           }),
         ]),
       ]),
@@ -128,16 +129,16 @@ const encodedTranscriptSchema = lazySchema(() =>
     pendingToolUses: z.array(
       z.tuple([
         z.string(),
-        z.object({ name: z.string(), detail: nullableString, description: nullableString }),
+        z.object({ name: z.string(), detail: nullableString(), description: nullableString() }),
       ]),
     ),
-    pendingCommand: nullableString,
+    pendingCommand: nullableString(),
     openTurn: turnSchema.nullable(),
     lastTurn: completedTurnSchema.nullable(),
     turnsCompleted: z.number(),
     recentTurnEnds: z.array(z.string()),
-    ownerSessionId: nullableString,
-    sidechainCwd: nullableString,
+    ownerSessionId: nullableString(),
+    sidechainCwd: nullableString(),
     commandStreak: commandStreakRecordSchema.nullable(),
     corruptLines: z.number(),
   }),
@@ -161,20 +162,20 @@ const codexSummarySchema = lazySchema(() =>
   z.object({
     threadId: z.string(),
     path: z.string(),
-    cwd: nullableString,
-    source: nullableString,
-    cliVersion: nullableString,
-    startedAt: nullableString,
-    lastActivity: nullableString,
+    cwd: nullableString(),
+    source: nullableString(),
+    cliVersion: nullableString(),
+    startedAt: nullableString(),
+    lastActivity: nullableString(),
     turns: z.number(),
     inTurn: z.boolean(),
-    lastAgentMessage: nullableString,
-    firstUserMessage: nullableString,
-    lastUserMessage: nullableString,
+    lastAgentMessage: nullableString(),
+    firstUserMessage: nullableString(),
+    lastUserMessage: nullableString(),
     tokens: tokenUsageSchema,
-    branch: nullableString,
+    branch: nullableString(),
     commandStreak: commandStreakRecordSchema.nullable(),
-    turnError: z.object({ message: z.string(), at: nullableString }).nullable(),
+    turnError: z.object({ message: z.string(), at: nullableString() }).nullable(),
     corruptLines: z.number(),
   }),
 )
