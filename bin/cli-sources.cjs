@@ -37,7 +37,7 @@ function sourceListings(root) {
   return listings
 }
 
-/** Writes the list of the sources under `root` to `file` (the build does, before it bundles them). */
+/** Writes the list of the sources under `root` to `file` (the build does, beside the bundle it wrote). */
 function writeSourceList(root, file) {
   writeFileSync(file, `${JSON.stringify({ format: FORMAT, dirs: sourceListings(root) })}\n`)
 }
