@@ -20,7 +20,6 @@ import {
   eventTime,
   parseEventLine,
   type EventLogContents,
-  pruneEventLines,
   serializeEvent,
   splitLogLines,
 } from '../core/event-line.ts'
@@ -37,23 +36,15 @@ import {
 } from './event-log-types.ts'
 import {
   isMissingFileError,
-  openRegularForAppend,
   readRegularRange,
-  readRegularFile,
   readRegularFileSync,
   UnreadableFileError,
 } from './safe-read.ts'
 import { appendDurably, writeFileSafely } from './safe-write.ts'
-import {
-  earliest,
-  exactEventOf,
-  exactPrefixBytes,
-  linesIn,
-  parseVerifiedLog,
-} from '../core/event-verified.ts'
+import { pruneUnderLock } from './event-log-prune.ts'
+import { earliest, exactEventOf, parseVerifiedLog } from '../core/event-verified.ts'
 import {
   createVerifiedMarkerWriter,
-  markerKnowsOldest,
   pruneWouldDropNothing,
   verifiedBytesOf,
   verifiedMarkerOf,
@@ -221,52 +212,20 @@ export function createEventLog(file: string, options: EventLogOptions = {}): Eve
     serial(() =>
       withLock(async () => {
         const at = nowMs(now)
-        const content = await readRegularFile(file, { maxBytes: LOG_MAX_BYTES })
-        const text = content.toString('utf8')
-        // Under the lock nobody appends: the file as stated is the file as read.
-        const read = await stat(file)
-        const { lines, partial } = splitLogLines(text)
-        // Under the lock an unterminated tail is complete (missing its newline) or a crash leftover.
-        if (partial.trim() !== '') lines.push(partial)
-        // The lines the marker vouches for are exact: read without the schema, and known to stay exact.
-        const vouched = verifiedBytesOf(verifiedMarker, content, read)
-        const exactLines = linesIn(content, vouched)
-        const pruned = pruneEventLines(lines, at, maxAgeMs, exactLines)
-        const { kept, keptIds, corrupt, dropped } = pruned
-        const oldestKept = earliest(keptIds.values())
-        lastPruneAt = at
-        const result = { kept: kept.length, dropped, corrupt: corrupt.length }
-        await recordPrune(at)
-        if (dropped === 0 && corrupt.length === 0 && partial === '') {
-          // Nothing to rewrite; a log no marker vouches for yet (written by an older Navi, or by hand)
-          // gets one for the exact lines it starts with, when it is exactly its lines, and a marker that
-          // does not say how old they are learns it (so the next due prune need not read them).
-          if (lines.map((line) => `${line}\n`).join('') !== text) return result
-          if (vouched < content.length)
-            await vouch(() =>
-              verified.rewritten(file, content, exactPrefixBytes(lines, exactLines), oldestKept),
-            )
-          else if (!markerKnowsOldest(verifiedMarker))
-            await vouch(() => verified.rewritten(file, content, content.length, oldestKept))
-          return result
+        const target = { file, corruptFile, verifiedMarker, verified, vouch, maxAgeMs }
+        const sorted = async () => {
+          lastPruneAt = at
+          await recordPrune(at)
         }
-        // Corrupt lines reach their own file before the rewrite, so a crash in between loses nothing.
-        if (corrupt.length > 0) {
-          const handle = await openRegularForAppend(corruptFile)
-          try {
-            await handle.appendFile(`${corrupt.join('\n')}\n`, 'utf8')
-          } finally {
-            await handle.close()
-          }
+        const { result, rewrote } = await pruneUnderLock(
+          { ...target, maxBytes: LOG_MAX_BYTES, sorted },
+          at,
+        )
+        if (rewrote) {
+          identity = logFileIdentity(rewrote.stats)
+          offset = rewrote.stats.size
+          known = rewrote.keptIds
         }
-        const rewritten = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8')
-        await writeFileSafely(file, rewritten, { fsync: true })
-        const exactKept = exactPrefixBytes(kept, pruned.keptExact)
-        await vouch(() => verified.rewritten(file, rewritten, exactKept, oldestKept))
-        const st = await stat(file)
-        identity = logFileIdentity(st)
-        offset = st.size
-        known = keptIds
         return result
       }),
     )
