@@ -26,6 +26,7 @@ import { isMissingFileError, readErrorText, readRegularFileSync } from './safe-r
 import { writeFileSafely } from './safe-write.ts'
 import { asciiJsonText } from '../core/ascii-json.ts'
 import { lazySchema } from '../../../shared/schemas/lazy-schema.ts'
+import { withBuffer } from './jsonl-index-buffer.ts'
 
 /** An index larger than this is not read (cold start instead). @default 512 MiB */
 const INDEX_MAX_BYTES = 512 * 1024 * 1024
@@ -106,44 +107,6 @@ const indexV1Schema = lazySchema(() =>
 )
 
 const NEWLINE = 0x0a
-
-/**
- * One buffer per index file, read into and written from, kept for the life of the process. An index is
- * a megabyte or two, read once and written every 30 s by a running engine. Freeing a buffer that size
- * raises glibc's thresholds for mapping and trimming to its size, after which freed memory stays in
- * malloc's arenas: `navi watch` over 500 sessions held 2-3 MB more after 6 min (97 against 100 MB; the
- * same watch with the thresholds fixed by MALLOC_MMAP_THRESHOLD_ held 88). Grown with room to spare.
- * Two engines of one process on one home could read or write the same index at once: the second gets a
- * buffer of its own (`busy`).
- */
-const kept = new Map<string, Buffer>()
-const busy = new Set<string>()
-
-async function withBuffer<T>(
-  file: string,
-  use: (bufferOf: (bytes: number) => Buffer) => Promise<T>,
-): Promise<T> {
-  if (busy.has(file)) return use(growing(undefined, () => undefined))
-  busy.add(file)
-  try {
-    return await use(growing(kept.get(file), (grown) => kept.set(file, grown)))
-  } finally {
-    busy.delete(file)
-  }
-}
-
-/** A buffer of at least `bytes`, the same one while it is large enough; a larger one keeps its bytes. */
-function growing(initial: Buffer | undefined, store: (grown: Buffer) => void) {
-  let current = initial
-  return (bytes: number): Buffer => {
-    if (current && current.length >= bytes) return current
-    const grown = Buffer.allocUnsafeSlow(Math.ceil((bytes * 1.25) / 65_536) * 65_536)
-    current?.copy(grown)
-    current = grown
-    store(grown)
-    return grown
-  }
-}
 
 /**
  * The files of the index at `file`, by path, when it was written with `summaryVersion`. Anything
