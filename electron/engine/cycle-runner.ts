@@ -4,6 +4,7 @@
  * in turn for the engine's loop (index.ts), which decides when.
  */
 import { existsSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
 import { MIN_POLL_INTERVAL_MS } from '../../shared/schemas/config.ts'
 import type { EnginePaths } from './core/paths.ts'
 import type { SourceHints } from './core/source-hints.ts'
@@ -84,7 +85,9 @@ export function createCycleRunner(deps: {
         folderExists: (dir) => {
           let exists = folders.get(dir)
           if (exists === undefined) {
-            exists = existsSync(dir)
+            // A relative folder (an anonymised or foreign cwd in a transcript) names none of this
+            // machine's: looked up, it would be found or not depending on where Navi runs.
+            exists = isAbsolute(dir) && existsSync(dir)
             folders.set(dir, exists)
           }
           return exists
