@@ -3,10 +3,13 @@
  * launcher and the CLI are separate bundles: the state passes through a global under a registered symbol.
  */
 import type { DoctorCheck } from '../../shared/schemas/cli.ts'
+import { fnv1a } from '../../shared/name-hash.ts'
 
 export const CODE_CACHE_STATE = Symbol.for('navi.cli.codeCache')
 
 export interface CodeCacheState {
+  /** The CLI bundle's build (a hash of its code). */
+  build: string
   file: string
   /**
    * used: read and accepted; absent: none yet (written at exit); rejected: made by another build or Node
@@ -50,16 +53,6 @@ export function codeCacheFileName(opts: {
   const optionsKey = options === '' ? '' : `-o${fnv1a(options)}`
   const kind = opts.untilStopped ? '-long' : ''
   return `${opts.prefix}${opts.build}-${opts.nodeVersion}-${opts.arch}${kind}${optionsKey}.bin`
-}
-
-/** FNV-1a over UTF-16 code units, as 8 hex digits: a name, not a secret (no `node:crypto` at start-up). */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0')
 }
 
 /** How many caches of one build (one per kind and set of Node options) are kept; the oldest go first. */

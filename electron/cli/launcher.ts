@@ -75,6 +75,7 @@ const cacheFile = join(
 )
 
 const state: CodeCacheState = {
+  build: __NAVI_CLI_BUILD__,
   file: cacheFile,
   status: 'off',
   error: null,
