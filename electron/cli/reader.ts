@@ -10,6 +10,9 @@ import { askRunningNavi } from '../runtime/query-client.ts'
 import type { QueryChannel } from '../runtime/query-protocol.ts'
 import { printErr } from './output.ts'
 import { createCliRuntime } from './cli-runtime.ts'
+import { codeCacheState } from './code-cache-state.ts'
+import { answerKey, answersFile, freshAnswers } from '../runtime/answer-cache/answer-cache.ts'
+import { naviFiles } from '../runtime/paths.ts'
 
 /** Answers read-only channels, from a running Navi or from a runtime of this process. */
 export interface Reader {
@@ -29,6 +32,8 @@ export interface Reader {
 export async function openReader<C extends QueryChannel>(
   paths: EnginePaths,
   first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
+  /** The running build, which keys the answer cache (null: no cache). @default the bundle's */
+  build: string | null = codeCacheState()?.build ?? null,
 ): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
   const asked = await askRunningNavi(paths, first.channel, first.input)
   if (asked.ok) {
@@ -44,23 +49,103 @@ export async function openReader<C extends QueryChannel>(
   }
   if (asked.reason === 'failed')
     printErr(`navi: the running Navi did not answer (${asked.message}); reading here instead`)
-  const runtime = await createCliRuntime({ paths, mode: 'once', pm: false })
-  const local: Reader = {
-    read(channel, input) {
-      const handler = runtime.handlers[channel] as (
-        i: typeof input,
-      ) => Promise<IpcOutput<typeof channel>>
-      return handler(input)
+  // The sources run through tsx have no build to key answers by, and change under them: no cache.
+  const cache =
+    build === null || process.env.NAVI_NO_ANSWER_CACHE === '1'
+      ? null
+      : { cacheDir: naviFiles(paths).cacheDir, key: answerKey(build, process.env) }
+  if (cache) {
+    const file = answersFile(cache.cacheDir, first.channel, first.input)
+    const found = freshAnswers(file, cache.key, Date.now())
+    traceAnswers(found.fresh ? `from ${file}` : `computed (${found.reason})`)
+    if (found.fresh) return savedReader(paths, found.saved, first, cache)
+  }
+  return computingReader(paths, first, cache)
+}
+
+type Answers = ReadonlyArray<{ channel: string; input: unknown; output: unknown }>
+
+/**
+ * Answers of a run before that still hold. A question that run was not asked (`status --json` asks less
+ * than `status`) is computed here, with the first one again, and both are kept for the next command.
+ */
+function savedReader<C extends QueryChannel>(
+  paths: EnginePaths,
+  saved: { answers: Answers },
+  first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
+  cache: { cacheDir: string; key: string },
+): { reader: Reader; answer: IpcOutput<C> } {
+  const find = (channel: string, input: unknown): { output: unknown } | undefined => {
+    const asked = JSON.stringify(input ?? null)
+    return saved.answers.find(
+      (a) => a.channel === channel && JSON.stringify(a.input ?? null) === asked,
+    )
+  }
+  let computing: Promise<{ reader: Reader }> | null = null
+  const reader: Reader = {
+    async read(channel, input) {
+      const found = find(channel, input)
+      if (found) return found.output as IpcOutput<typeof channel>
+      computing ??= computingReader(paths, first, cache)
+      return (await computing).reader.read(channel, input)
     },
-    close: () => runtime.stop(),
+    close: async () => {
+      if (computing) await (await computing).reader.close()
+    },
+  }
+  return { reader, answer: find(first.channel, first.input)?.output as IpcOutput<C> }
+}
+
+/**
+ * Refreshes a read-only runtime of this process once and reads it; with a cache, records what the run
+ * read and keeps its answers for the next command when they may be kept (runtime/answer-cache/).
+ */
+async function computingReader<C extends QueryChannel>(
+  paths: EnginePaths,
+  first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
+  cache: { cacheDir: string; key: string } | null,
+): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
+  const keeper = cache ? await import('../runtime/answer-cache/kept-answers.ts') : null
+  const recorder = keeper?.startRecordingInputs() ?? null
+  const answers: Array<{ channel: string; input: unknown; output: unknown }> = []
+  let runtime: NaviRuntime | null = null
+  const read: Reader['read'] = async (channel, input) => {
+    if (!runtime) throw new Error('the runtime is not running')
+    const handler = runtime.handlers[channel] as (
+      i: typeof input,
+    ) => Promise<IpcOutput<typeof channel>>
+    const output = await handler(input)
+    answers.push({ channel, input, output })
+    return output
+  }
+  const close = async (): Promise<void> => {
+    const running = runtime
+    if (!running) return
+    runtime = null
+    const clock = keeper ? await keeper.answersClock(running, paths, answers) : null
+    await running.stop()
+    const recording = recorder?.stop()
+    if (keeper && cache && recording && clock) {
+      const unkept = await keeper
+        .keepAnswers(cache, recording, answers, clock)
+        .catch((error: unknown) => `cannot write them: ${(error as Error).message}`)
+      traceAnswers(unkept === null ? 'kept for the next command' : `not kept: ${unkept}`)
+    }
   }
   try {
+    runtime = await createCliRuntime({ paths, mode: 'once', pm: false })
     await runtime.start()
-    return { reader: local, answer: await local.read(first.channel, first.input) }
+    return { reader: { read, close }, answer: await read(first.channel, first.input) }
   } catch (error) {
-    await runtime.stop()
+    await runtime?.stop()
+    recorder?.stop()
     throw error
   }
+}
+
+/** With NAVI_ANSWER_CACHE_TRACE=1, where each answer came from and why (stderr). */
+function traceAnswers(text: string): void {
+  if (process.env.NAVI_ANSWER_CACHE_TRACE === '1') printErr(`navi: answers ${text}`)
 }
 
 /** The answer of one read-only channel (see openReader). */

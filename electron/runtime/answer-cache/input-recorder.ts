@@ -1,0 +1,254 @@
+/**
+ * What a one-shot command's engine read, written and started, seen from outside the engine: while the
+ * recorder runs, every function of `node:fs` and `node:fs/promises` goes through it, as do `process.kill`
+ * and (when already loaded) `node:child_process`. The answer cache (answer-cache.ts) keeps an answer only
+ * when the run that computed it read files alone, wrote nothing and started nothing, and then knows the
+ * stamp of every path it read.
+ *
+ * Why wrap the modules rather than ask each adapter what it read: thirty adapters read files, and a cache
+ * that believed a list kept by hand would serve a stale answer the day someone adds a read and forgets
+ * the list. Here a read is seen wherever it happens, and a function the recorder does not know (a new
+ * Node API, `fs.watch`) marks the run as one whose answer is not kept: unknown means no.
+ */
+import fs from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
+import { isAbsolute } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type PathStamp, stampOf } from './path-stamp.ts'
+
+/** What a recorded run did, by kind. */
+export interface Recording {
+  /** Every path looked at (stat, read, listed, opened to read), with its stamp when first looked at. */
+  observed: Map<string, PathStamp>
+  /** Paths written, renamed, removed or made (or opened to write), and fd writes (as `fd`). */
+  written: string[]
+  /** What made the run's answer unfit to keep: a process started, a signal sent, an unknown call. */
+  unfit: string[]
+  /** Pids asked about with signal 0, and whether they were alive. */
+  pids: Map<number, boolean>
+  /** When recording began (epoch ms). */
+  startedAt: number
+}
+
+export interface InputRecorder {
+  /** Restores every wrapped function and returns what was seen. */
+  stop(): Recording
+}
+
+/** Functions whose first argument is a path they read (or stat, list, open to read). */
+const READS = new Set([
+  'access',
+  'accessSync',
+  'exists',
+  'existsSync',
+  'stat',
+  'statSync',
+  'lstat',
+  'lstatSync',
+  'statfs',
+  'statfsSync',
+  'readFile',
+  'readFileSync',
+  'readdir',
+  'readdirSync',
+  'opendir',
+  'opendirSync',
+  'realpath',
+  'realpathSync',
+  'readlink',
+  'readlinkSync',
+  'createReadStream',
+])
+/** Functions that open a path: a read or a write by their flags. */
+const OPENS = new Set(['open', 'openSync', 'openAsBlob'])
+/** Functions that only act on an open descriptor for reading, or close it. */
+const FD_READS = new Set([
+  'read',
+  'readSync',
+  'readv',
+  'readvSync',
+  'fstat',
+  'fstatSync',
+  'close',
+  'closeSync',
+])
+/** Functions that change the file system (the first argument is a path or a descriptor). */
+const WRITES = new Set(
+  [
+    'writeFile',
+    'appendFile',
+    'rename',
+    'mkdir',
+    'mkdtemp',
+    'rm',
+    'rmdir',
+    'unlink',
+    'copyFile',
+    'cp',
+    'symlink',
+    'link',
+    'truncate',
+    'chmod',
+    'lchmod',
+    'chown',
+    'lchown',
+    'utimes',
+    'lutimes',
+    'write',
+    'writev',
+    'ftruncate',
+    'fsync',
+    'fdatasync',
+    'futimes',
+    'fchmod',
+    'fchown',
+  ].flatMap((name) => [name, `${name}Sync`]),
+).add('createWriteStream')
+
+/** Node's own helpers on the modules that touch no file. */
+const INERT = new Set(['_toUnixTimestamp', 'Dir', 'Dirent', 'Stats', 'StatFs'])
+
+type AnyFunction = (...args: unknown[]) => unknown
+
+/**
+ * Starts recording. Only one recorder at a time: a second start throws (the wrapped functions would
+ * wrap the first recorder's).
+ */
+export function startRecordingInputs(clock: () => number = Date.now): InputRecorder {
+  if (active) throw new Error('the input recorder is already running')
+  const recording: Recording = {
+    observed: new Map(),
+    written: [],
+    unfit: [],
+    pids: new Map(),
+    startedAt: clock(),
+  }
+  const restores: Array<() => void> = []
+  let observing = false
+  const observe = (target: unknown): void => {
+    const path = pathOf(target)
+    if (path === null) return
+    // A relative path names another file from another folder: the answer would hold for this one only.
+    if (!isAbsolute(path)) recording.unfit.push(`a relative path read: ${path}`)
+    else if (!recording.observed.has(path)) {
+      // stampOf's own stat goes through the wrapped functions too: not observed again.
+      observing = true
+      try {
+        recording.observed.set(path, stampOf(path))
+      } finally {
+        observing = false
+      }
+    }
+  }
+  const wrap = (
+    owner: Record<string, unknown>,
+    name: string,
+    before: (args: unknown[]) => void,
+  ) => {
+    const original = owner[name] as AnyFunction
+    const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+      if (!observing) before(args)
+      return original.apply(this, args)
+    }
+    owner[name] = wrapped
+    restores.push(() => {
+      owner[name] = original
+    })
+  }
+
+  for (const owner of [fs, fs.promises] as unknown as Array<Record<string, unknown>>) {
+    for (const name of Object.keys(owner)) {
+      if (typeof owner[name] !== 'function' || INERT.has(name)) continue
+      // Classes (ReadStream, WriteStream…): Navi makes its streams with the functions, which are wrapped.
+      if (/^[A-Z]/.test(name)) continue
+      if (READS.has(name)) wrap(owner, name, (args) => observe(args[0]))
+      else if (OPENS.has(name))
+        wrap(owner, name, (args) => {
+          if (opensToRead(args[1])) observe(args[0])
+          else recording.written.push(pathOf(args[0]) ?? `${name}(?)`)
+        })
+      else if (FD_READS.has(name)) continue
+      else if (WRITES.has(name))
+        wrap(owner, name, (args) => recording.written.push(pathOf(args[0]) ?? 'fd'))
+      else wrap(owner, name, () => recording.unfit.push(`fs.${name}`))
+    }
+  }
+
+  const originalKill = process.kill
+  const kill = (pid: number, signal?: string | number): true =>
+    originalKill.call(process, pid, signal)
+  process.kill = (pid: number, signal?: string | number): true => {
+    if (signal !== 0) {
+      recording.unfit.push(`a signal sent to ${String(pid)}`)
+      return kill(pid, signal)
+    }
+    try {
+      kill(pid, 0)
+      recording.pids.set(pid, true)
+      return true
+    } catch (error) {
+      // EPERM: alive, someone else's. Anything else (ESRCH): gone.
+      recording.pids.set(pid, (error as NodeJS.ErrnoException).code === 'EPERM')
+      throw error
+    }
+  }
+  restores.push(() => {
+    process.kill = originalKill
+  })
+  syncBuiltinESMExports()
+  // Loaded already: a process could start unseen (loading it to watch it would cost every run 5 ms).
+  const loadedBefore = startsProcesses()
+  for (const name of loadedBefore ?? []) recording.unfit.push(`${name} loaded before recording`)
+  active = true
+
+  return {
+    stop() {
+      for (const restore of restores.reverse()) restore()
+      syncBuiltinESMExports()
+      active = false
+      // A module that starts processes loaded while recording: the run may have started one, and such a
+      // run's answer is not kept.
+      const loadedAfter = startsProcesses()
+      if (loadedAfter === null) recording.unfit.push('cannot tell whether a process was started')
+      else
+        for (const name of loadedAfter)
+          if (!loadedBefore?.has(name)) recording.unfit.push(`${name} loaded`)
+      return recording
+    },
+  }
+}
+
+let active = false
+
+/**
+ * The built-in modules that start processes or threads, loaded by now. null where this Node does not tell
+ * (`process.moduleLoadList`, Node's list of the built-ins it loaded, is not there).
+ */
+function startsProcesses(): Set<string> | null {
+  const list = (process as unknown as { moduleLoadList?: unknown }).moduleLoadList
+  if (!Array.isArray(list)) return null
+  const loaded = new Set<string>()
+  for (const entry of list as string[])
+    if (entry === 'NativeModule child_process' || entry === 'NativeModule worker_threads')
+      loaded.add(entry.slice('NativeModule '.length))
+  return loaded
+}
+
+/** Whether open flags (a string or a number, default 'r') only read. */
+export function opensToRead(flags: unknown): boolean {
+  if (flags === undefined || flags === null) return true
+  if (typeof flags === 'string') return flags === 'r' || flags === 'rs' || flags === 'sr'
+  if (typeof flags === 'number') {
+    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
+    return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) === 0
+  }
+  return false
+}
+
+/** The path of a path argument (string, Buffer, file URL); null for a descriptor. */
+function pathOf(target: unknown): string | null {
+  if (typeof target === 'string') return target
+  if (Buffer.isBuffer(target)) return target.toString()
+  if (target instanceof URL) return fileURLToPath(target)
+  return null
+}

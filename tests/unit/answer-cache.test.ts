@@ -1,0 +1,158 @@
+/**
+ * The answer cache's checks (electron/runtime/answer-cache/answer-cache.ts): saved answers hold only with the
+ * same key, inside their clock window, every path's stamp and every pid's life as recorded; a recorded
+ * run's answers are kept only when it wrote and started nothing and nothing it read changed near or
+ * during its read.
+ */
+import { mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  ANSWERS_FORMAT,
+  answerKey,
+  answersFile,
+  freshAnswers,
+  RACY_MARGIN_MS,
+  unfitToKeep,
+  type SavedAnswers,
+} from '../../electron/runtime/answer-cache/answer-cache.ts'
+import { stampOf } from '../../electron/runtime/answer-cache/path-stamp.ts'
+import type { Recording } from '../../electron/runtime/answer-cache/input-recorder.ts'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'navi-answers-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const NOW = Date.now()
+
+function saved(over: Partial<SavedAnswers> = {}): { file: string; input: SavedAnswers } {
+  const input: SavedAnswers = {
+    format: ANSWERS_FORMAT,
+    key: 'k',
+    computedAt: NOW - 1000,
+    until: NOW + 60_000,
+    observed: [],
+    pids: [],
+    answers: [{ channel: 'state:get', input: null, output: { projects: [] } }],
+    ...over,
+  }
+  const file = answersFile(dir, 'state:get', undefined)
+  writeFileSync(file, JSON.stringify(input))
+  return { file, input }
+}
+
+describe('freshAnswers', () => {
+  it('holds with everything as recorded', () => {
+    const input = join(dir, 'input.jsonl')
+    writeFileSync(input, 'x')
+    const { file } = saved({
+      observed: [
+        [input, stampOf(input)],
+        [join(dir, 'gone'), 'ENOENT'],
+      ],
+    })
+    const found = freshAnswers(file, 'k', NOW, () => true)
+    expect(found.fresh && found.saved.answers[0]?.output).toEqual({ projects: [] })
+  })
+
+  it('does not hold when a path changed, appeared or vanished', () => {
+    const input = join(dir, 'input.jsonl')
+    writeFileSync(input, 'x')
+    const { file } = saved({
+      observed: [
+        [input, stampOf(input)],
+        [join(dir, 'new'), 'ENOENT'],
+      ],
+    })
+    writeFileSync(input, 'xy')
+    expect(freshAnswers(file, 'k', NOW)).toEqual({ fresh: false, reason: `changed: ${input}` })
+    saved({ observed: [[join(dir, 'new'), 'ENOENT']] })
+    writeFileSync(join(dir, 'new'), '')
+    expect(freshAnswers(file, 'k', NOW).fresh).toBe(false)
+    saved({ observed: [[input, stampOf(input)]] })
+    rmSync(input)
+    expect(freshAnswers(file, 'k', NOW).fresh).toBe(false)
+  })
+
+  it('does not hold for another key, outside its clock window, or when a pid lives or dies', () => {
+    const { file } = saved({ pids: [[4242, true]] })
+    expect(freshAnswers(file, 'other', NOW, () => true)).toEqual({ fresh: false, reason: 'key' })
+    expect(freshAnswers(file, 'k', NOW + 60_000, () => true).fresh).toBe(false)
+    // A clock set back before they were computed proves nothing.
+    expect(freshAnswers(file, 'k', NOW - 2000, () => true).fresh).toBe(false)
+    expect(freshAnswers(file, 'k', NOW, () => false)).toEqual({ fresh: false, reason: 'pid 4242' })
+    expect(freshAnswers(file, 'k', NOW, () => true).fresh).toBe(true)
+    // No horizon: only the files and pids decide.
+    saved({ until: null })
+    expect(freshAnswers(file, 'k', NOW + 365 * 24 * 3_600_000, () => true).fresh).toBe(true)
+  })
+
+  it('does not hold for a missing or damaged file', () => {
+    const file = answersFile(dir, 'sessions:list', { all: true })
+    expect(freshAnswers(file, 'k', NOW).fresh).toBe(false)
+    writeFileSync(file, '{"format":')
+    expect(freshAnswers(file, 'k', NOW).fresh).toBe(false)
+  })
+})
+
+describe('answersFile and answerKey', () => {
+  it('names one file per first question, and keys by build, user and the engine environment', () => {
+    expect(answersFile(dir, 'sessions:list', { all: true })).not.toBe(
+      answersFile(dir, 'sessions:list', { all: false }),
+    )
+    const env = { HOME: '/h', NAVI_HOME: '/n', CLAUDE_CONFIG_DIR: '/c', PATH: '/bin' }
+    expect(answerKey('b1', env)).toBe(answerKey('b1', { ...env, PATH: '/usr/bin', TERM: 'x' }))
+    expect(answerKey('b1', env)).not.toBe(answerKey('b2', env))
+    for (const name of ['NAVI_HOME', 'CLAUDE_CONFIG_DIR', 'HOME', 'TMUX_TMPDIR', 'GIT_DIR'])
+      expect(answerKey('b1', { ...env, [name]: '/elsewhere' }), name).not.toBe(answerKey('b1', env))
+  })
+})
+
+describe('unfitToKeep', () => {
+  function recordingOf(over: Partial<Recording>, files: string[]): Recording {
+    return {
+      observed: new Map(files.map((f) => [f, stampOf(f)])),
+      written: [],
+      unfit: [],
+      pids: new Map(),
+      startedAt: Date.now(),
+      ...over,
+    }
+  }
+  const old = (file: string) => {
+    writeFileSync(file, 'x')
+    const past = (Date.now() - 10 * RACY_MARGIN_MS) / 1000
+    utimesSync(file, past, past)
+  }
+
+  it('keeps a run that only read, and whose paths are as they were', () => {
+    const file = join(dir, 'old')
+    old(file)
+    const recording = recordingOf({ startedAt: Date.now() + 2 * RACY_MARGIN_MS }, [file])
+    expect(unfitToKeep(recording, new Map([[file, stampOf(file)]]))).toBeNull()
+  })
+
+  it('refuses a run that wrote, started something, or read a path that changed during or just before it', () => {
+    const file = join(dir, 'old')
+    old(file)
+    const later = Date.now() + 2 * RACY_MARGIN_MS
+    const ended = new Map([[file, stampOf(file)]])
+    expect(unfitToKeep(recordingOf({ written: ['/x'] }, []), ended)).toBe('wrote /x')
+    expect(unfitToKeep(recordingOf({ unfit: ['child_process loaded'] }, []), ended)).toBe(
+      'child_process loaded',
+    )
+    const recording = recordingOf({ startedAt: later }, [file])
+    writeFileSync(file, 'changed')
+    expect(unfitToKeep(recording, new Map([[file, stampOf(file)]]))).toBe(
+      `changed during the run: ${file}`,
+    )
+    // Its ctime is now (nobody can set it back): too close to a run starting now.
+    const fresh = recordingOf({}, [file])
+    expect(unfitToKeep(fresh, new Map([[file, stampOf(file)]]))).toBe(
+      `changed just before: ${file}`,
+    )
+  })
+})
