@@ -4,11 +4,12 @@
  * run's answers are kept only when it wrote and started nothing and nothing it read changed near or
  * during its read.
  */
-import { mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
+  ANSWER_FILES_KEPT,
   ANSWERS_FORMAT,
   answerKey,
   answersFile,
@@ -19,6 +20,7 @@ import {
 } from '../../electron/runtime/answer-cache/answer-cache.ts'
 import { stampOf } from '../../electron/runtime/answer-cache/path-stamp.ts'
 import type { Recording } from '../../electron/runtime/answer-cache/input-recorder.ts'
+import { keepAnswers } from '../../electron/runtime/answer-cache/kept-answers.ts'
 
 let dir: string
 beforeEach(() => {
@@ -154,5 +156,50 @@ describe('unfitToKeep', () => {
     expect(unfitToKeep(fresh, new Map([[file, stampOf(file)]]))).toBe(
       `changed just before: ${file}`,
     )
+  })
+})
+
+describe('keepAnswers', () => {
+  it('keeps the newest files of answers only: a question with a time in it is new each time', async () => {
+    const clean: Recording = {
+      observed: new Map(),
+      written: [],
+      unfit: [],
+      pids: new Map(),
+      startedAt: Date.now(),
+    }
+    const since = (i: number) => ({ since: new Date(NOW - i * 1000).toISOString() })
+    for (let i = 0; i < ANSWER_FILES_KEPT + 4; i++) {
+      const kept = await keepAnswers(
+        { cacheDir: dir, key: 'k' },
+        clean,
+        [{ channel: 'events:list', input: since(i), output: { events: [] } }],
+        { computedAt: NOW, until: NOW + 60_000 },
+      )
+      expect(kept).toBeNull()
+    }
+    const files = readdirSync(dir).filter((n) => n.startsWith('answers-'))
+    expect(files).toHaveLength(ANSWER_FILES_KEPT)
+    const last = answersFile(dir, 'events:list', since(ANSWER_FILES_KEPT + 3))
+    expect(freshAnswers(last, 'k', NOW).fresh).toBe(true)
+  })
+
+  it('keeps nothing the clock may change at once', async () => {
+    const clean: Recording = {
+      observed: new Map(),
+      written: [],
+      unfit: [],
+      pids: new Map(),
+      startedAt: NOW,
+    }
+    const kept = await keepAnswers(
+      { cacheDir: dir, key: 'k' },
+      clean,
+      [{ channel: 'state:get', input: undefined, output: {} }],
+      { computedAt: NOW, until: NOW },
+      NOW,
+    )
+    expect(kept).toMatch(/clock/)
+    expect(readdirSync(dir)).toEqual([])
   })
 })

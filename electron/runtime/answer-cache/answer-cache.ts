@@ -47,11 +47,19 @@ export interface SavedAnswers {
 
 /** Environment that decides what the engine reads and how (its folders, git's and tmux's settings). */
 const KEYED_ENV = /^(NAVI_|CLAUDE_|CODEX_|GIT_|TMUX|XDG_)|^HOME$/
+/** What says where answers and code come from, not what the answers are. */
+const UNKEYED_ENV = new Set(['NAVI_ANSWER_CACHE_TRACE', 'NAVI_NO_CODE_CACHE'])
+
+/**
+ * Files of answers kept at most: one per first question, and a question with a time in it (`events
+ * --since 2h`) is another question each time.
+ */
+export const ANSWER_FILES_KEPT = 8
 
 /** Answers of one build under one environment: another build or another home computes its own. */
 export function answerKey(build: string, env: NodeJS.ProcessEnv): string {
   const keyed = Object.keys(env)
-    .filter((name) => KEYED_ENV.test(name))
+    .filter((name) => KEYED_ENV.test(name) && !UNKEYED_ENV.has(name))
     .sort()
     .map((name) => [name, env[name]])
   return JSON.stringify([build, typeof process.getuid === 'function' ? process.getuid() : 0, keyed])
@@ -60,8 +68,10 @@ export function answerKey(build: string, env: NodeJS.ProcessEnv): string {
 /** The file of the answers whose first question is `channel` with `input`. */
 export function answersFile(cacheDir: string, channel: string, input: unknown): string {
   const name = `${channel.replace(/[^a-z]+/g, '-')}-${fnv1a(JSON.stringify(input ?? null))}`
-  return join(cacheDir, `answers-${name}.json`)
+  return join(cacheDir, `${ANSWERS_PREFIX}${name}.json`)
 }
+
+export const ANSWERS_PREFIX = 'answers-'
 
 export type Freshness = { fresh: true; saved: SavedAnswers } | { fresh: false; reason: string }
 

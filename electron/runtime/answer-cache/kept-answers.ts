@@ -3,7 +3,8 @@
  * command loads): record a run, keep its answers when they may be kept, and until when the clock cannot
  * change them. Loaded by a run that computes.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { writeSmallFileSafely } from '../../engine/adapters/safe-write.ts'
 import { clockHorizon } from '../../engine/core/clock-horizon.ts'
 import { naviFiles, type EnginePaths } from '../../engine/core/paths.ts'
@@ -13,7 +14,9 @@ import type { NaviRuntime } from '../index.ts'
 import { stampOf, type PathStamp } from './path-stamp.ts'
 import type { Recording } from './input-recorder.ts'
 import {
+  ANSWER_FILES_KEPT,
   ANSWERS_FORMAT,
+  ANSWERS_PREFIX,
   answersFile,
   unfitToKeep,
   type AnswerEntry,
@@ -53,11 +56,21 @@ export async function keepAnswers(
     answers,
   }
   mkdirSync(where.cacheDir, { recursive: true })
-  await writeSmallFileSafely(
-    answersFile(where.cacheDir, first.channel, first.input),
-    JSON.stringify(saved),
-  )
+  const file = answersFile(where.cacheDir, first.channel, first.input)
+  await writeSmallFileSafely(file, JSON.stringify(saved))
+  dropOldAnswers(where.cacheDir, file)
   return null
+}
+
+/** Keeps the ANSWER_FILES_KEPT newest files of answers (`kept` among them), removes the rest. */
+function dropOldAnswers(cacheDir: string, kept: string): void {
+  const files = readdirSync(cacheDir)
+    .filter((name) => name.startsWith(ANSWERS_PREFIX) && name.endsWith('.json'))
+    .map((name) => join(cacheDir, name))
+    .filter((path) => path !== kept)
+    .map((path) => ({ path, mtimeMs: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+  for (const { path } of files.slice(ANSWER_FILES_KEPT - 1)) rmSync(path, { force: true })
 }
 
 /**
