@@ -1,14 +1,16 @@
 /**
  * How long the `navi` commands a terminal user types all day take, from spawn to exit, against a bare
  * `node -e 0` measured in the same rounds (the machine's own floor): `--help`, and `status`, `sessions`
- * and `events` over the 1 GiB / 500-session corpus with a warm index and a day of events (2,000), first
- * with no Navi running (each command computes its answer) and then with `navi watch` running (each asks
- * it through the query socket). Each runs as a user runs `navi`: `bin/navi.cjs` (what `npm link` puts on
- * PATH, with its check that the bundle is fresh) over the bundle `npm run build:cli` writes (with the code
- * cache the first command wrote; one row without it, for reference), in rounds that alternate the
- * commands so a noisy moment hits all of them alike. `status` is also timed as users meet it beyond a
- * quiet corpus: the first command after a pause (the event log's prune due), and while an agent works (a
- * 1 KiB prompt appended to its session just before).
+ * and `events` over the 1 GiB / 500-session corpus with a warm index and a day of events (2,000): with no
+ * Navi running and nothing changed since the last command (each answers from the answers the last one
+ * kept: electron/runtime/answer-cache/), with no Navi running and each computing its answer (what any
+ * change costs, NAVI_NO_ANSWER_CACHE=1), and with `navi watch` running (each asks it through the query
+ * socket). Each runs as a user runs `navi`: `bin/navi.cjs` (what `npm link` puts on PATH, with its check
+ * that the bundle is fresh) over the bundle `npm run build:cli` writes (with the code cache the first
+ * command wrote; one row without it, for reference), in rounds that alternate the commands so a noisy
+ * moment hits all of them alike. `status` is also timed as users meet it beyond a quiet corpus: the first
+ * command after a pause (the event log's prune due), and while an agent works (a 1 KiB prompt appended to
+ * its session just before).
  *
  * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N]`
  * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
@@ -83,6 +85,24 @@ export function dayOfEvents(now: number): EngineEvent[] {
   return events
 }
 
+/** Runs `args` until it says its answers were kept for the next command (at most 40 runs). */
+async function untilAnswersKept(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  for (let run = 0; run < 40; run++) {
+    const stderr = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, args, {
+        env: { ...env, NAVI_ANSWER_CACHE_TRACE: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+      let text = ''
+      child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      child.on('error', reject)
+      child.on('close', () => resolve(text))
+    })
+    if (stderr.includes('answers kept for the next command')) return
+  }
+  throw new Error(`navi ${args.slice(1).join(' ')}: its answers were never kept`)
+}
+
 interface Timed {
   name: string
   samples: number[]
@@ -155,15 +175,29 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       args: [cli, c],
     }))
     console.log(`cold index first (navi sessions): ${(coldMs / 1000).toFixed(2)} s`)
-    console.log(`measuring ${opts.runs} rounds with no Navi running…`)
+    // What a user meets who runs a command again with nothing changed since the last one: its answers
+    // kept (electron/runtime/answer-cache/). They are kept once the files the command read are older than
+    // the cache's racy margin; the events were just written.
+    for (const read of reads) await untilAnswersKept(read.args, env)
+    console.log(`measuring ${opts.runs} rounds with no Navi running, nothing changed…`)
+    const alone = await measureRounds(
+      [bare, { name: 'navi --help', args: [cli, '--help'] }, ...reads],
+      env,
+      opts.runs,
+    )
+    console.log(`measuring ${opts.runs} rounds with no Navi running, answers computed…`)
+    // Each command computing its answer, as when something it reads changed: what it cost before
+    // answers were kept, and what it costs after any change.
+    const computing = { ...env, NAVI_NO_ANSWER_CACHE: '1' }
+    const computed = reads.map((r) => ({ ...r, name: `${r.name}, computed`, env: computing }))
     // The same command compiling the whole CLI again, as without the launcher's code cache.
     const uncached = {
-      name: `navi status, ${UNCACHED_NAME}`,
+      name: `navi status, computed, ${UNCACHED_NAME}`,
       args: [cli, 'status'],
-      env: { ...env, NAVI_NO_CODE_CACHE: '1' },
+      env: { ...computing, NAVI_NO_CODE_CACHE: '1' },
     }
     // What a user who runs `navi status` now and then meets: the event log's prune is due (every 5
-    // minutes), here by a marker that says the last one was long ago.
+    // minutes), here by a marker that says the last one was long ago (a changed file: computed).
     const pruneDue = {
       name: 'navi status, a prune due',
       args: [cli, 'status'],
@@ -171,11 +205,7 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       // As a prune a moment ago would leave it: the other rows are timed with none due.
       after: () => writeFile(join(home, 'pm', 'events.pruned'), `${String(Date.now())}\n`),
     }
-    const alone = await measureRounds(
-      [bare, { name: 'navi --help', args: [cli, '--help'] }, ...reads, pruneDue, uncached],
-      env,
-      opts.runs,
-    )
+    const changed = await measureRounds([bare, ...computed, pruneDue, uncached], env, opts.runs)
     console.log(`measuring ${opts.runs} rounds with navi watch running…`)
     const watch = await startNaviWatch(cli, env, 120_000)
     let asked: Timed[]
@@ -233,6 +263,7 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       }
     }
     report(alone, 'no Navi running')
+    report(changed, 'no Navi, computed')
     report(asked, 'navi watch running')
     report(writing, 'an agent writing')
     printTable(
