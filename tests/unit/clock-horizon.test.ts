@@ -38,7 +38,9 @@ function snapshotAt(sessions: Session[], now: number, registered: boolean): Proj
 
 /** A settled session with activity up to ten days before T0 and turn ends in the hours before it. */
 function randomSession(random: () => number, i: number): Session {
-  const last = T0 - SETTLED_AFTER_MS - Math.floor(random() * 10 * 24 * HOUR)
+  // One in four in the last two hours: turns of the last hour count.
+  const span = random() < 0.25 ? 2 * HOUR : 10 * 24 * HOUR
+  const last = T0 - SETTLED_AFTER_MS - Math.floor(random() * span)
   const ends = Array.from({ length: Math.floor(random() * 4) }, () =>
     iso(last - Math.floor(random() * 2 * HOUR)),
   ).sort()

@@ -70,6 +70,21 @@ describe('startRecordingInputs', () => {
     expect(recording.unfit).toEqual([])
   })
 
+  it("takes a statSync's stamp from its own result, and BigInt ones by a stat of its own", () => {
+    const a = join(dir, 'a.txt')
+    const b = join(dir, 'b.txt')
+    record()
+    statSync(a)
+    statSync(b, { bigint: true })
+    expect(statSync(join(dir, 'none'), { throwIfNoEntry: false })).toBeUndefined()
+    expect(() => statSync(join(dir, 'none2'))).toThrow()
+    const recording = stop()
+    expect(recording.observed.get(a)).toEqual(stampOf(a))
+    expect(recording.observed.get(b)).toEqual(stampOf(b))
+    expect(recording.observed.get(join(dir, 'none'))).toBe('ENOENT')
+    expect(recording.observed.get(join(dir, 'none2'))).toBe('ENOENT')
+  })
+
   it('keeps the first stamp of a path that changes after its first read', () => {
     const file = join(dir, 'a.txt')
     const before = stampOf(file)
@@ -89,6 +104,9 @@ describe('startRecordingInputs', () => {
     const handle = await open(join(dir, 'w3'), 'a')
     await handle.close()
     fs.mkdirSync(join(dir, 'd'))
+    // Output (stdout, stderr) is no file it reads.
+    fs.writeSync(1, '')
+    fs.writeSync(2, '')
     const recording = stop()
     expect(recording.written).toEqual([
       join(dir, 'w1'),

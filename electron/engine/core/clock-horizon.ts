@@ -65,11 +65,13 @@ export function clockHorizon(input: HorizonInput): number {
     if (settledAt > now) return now
     const last = timeOf(session.last_activity)
     if (session.agent === 'codex' && session.status === 'idle') closesAt(last + CODEX_IDLE_END_MS)
-    for (const window of SNAPSHOT_WINDOWS) {
-      closesAt(last + window)
-      // Turns of the last hour; the other windows never look at them (but a closer window is harmless).
-      for (const end of session.recent_turn_ends) closesAt(timeOf(end) + window)
-    }
+    for (const window of SNAPSHOT_WINDOWS) closesAt(last + window)
+    // Turns ended in the last hour are counted, unless the session was quiet all hour (snapshot.ts's
+    // turnActivity looks at no end then, and parsing 20 ends of 500 sessions was most of this).
+    const quietAllHour =
+      session.last_activity !== null && isoMs(session.last_activity) < now - ACTIVE_WINDOW_MS
+    if (!quietAllHour)
+      for (const end of session.recent_turn_ends) closesAt(timeOf(end) + ACTIVE_WINDOW_MS)
   }
   for (const project of input.projects) {
     const times = [project.last_activity, project.git?.recent_commits[0]?.timestamp ?? null]

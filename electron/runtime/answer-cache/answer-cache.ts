@@ -107,20 +107,14 @@ export function freshAnswers(
 
 /**
  * Why a recorded run's answers cannot be kept, or null when they can: it wrote or started something, or
- * a path it read changed near or after its read (`ended`: the stamps once the run was over).
+ * a path it read had changed just before it was read. A path that changed after its stamp was taken
+ * (during the run or later) is caught by the next lookup: its stamp is not the saved one.
  */
-export function unfitToKeep(
-  recording: Recording,
-  ended: ReadonlyMap<string, PathStamp>,
-  marginMs = RACY_MARGIN_MS,
-): string | null {
+export function unfitToKeep(recording: Recording, marginMs = RACY_MARGIN_MS): string | null {
   if (recording.unfit.length > 0) return recording.unfit[0] ?? 'unfit'
   if (recording.written.length > 0) return `wrote ${recording.written[0] ?? ''}`
-  for (const [path, stamp] of recording.observed) {
-    const now = ended.get(path)
-    if (now === undefined || !sameStamp(now, stamp)) return `changed during the run: ${path}`
+  for (const [path, stamp] of recording.observed)
     if (changedNear(stamp, recording.startedAt, marginMs)) return `changed just before: ${path}`
-  }
   return null
 }
 

@@ -10,11 +10,11 @@
  * the list. Here a read is seen wherever it happens, and a function the recorder does not know (a new
  * Node API, `fs.watch`) marks the run as one whose answer is not kept: unknown means no.
  */
-import fs from 'node:fs'
+import fs, { type BigIntStats, type Stats } from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
 import { isAbsolute } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type PathStamp, stampOf } from './path-stamp.ts'
+import { type PathStamp, stampOf, stampOfStats } from './path-stamp.ts'
 
 /** What a recorded run did, by kind. */
 export interface Recording {
@@ -156,12 +156,45 @@ export function startRecordingInputs(clock: () => number = Date.now): InputRecor
     })
   }
 
+  /**
+   * `statSync`, the engine's most common call (500 transcripts, their folders): the stamp is taken from
+   * the engine's own result, not from a second stat.
+   */
+  const wrapStatSync = (owner: Record<string, unknown>) => {
+    const original = owner.statSync as (path: unknown, options?: unknown) => unknown
+    owner.statSync = function (path: unknown, options?: unknown): unknown {
+      if (observing) return original(path, options)
+      const target = pathOf(path)
+      const first = target !== null && isAbsolute(target) && !recording.observed.has(target)
+      if (target !== null && !first) observe(path)
+      if (!first) return original(path, options)
+      try {
+        const result = original(path, options) as Stats | BigIntStats | undefined
+        const stamp = stampOfStats(result)
+        observing = true
+        try {
+          recording.observed.set(target, stamp ?? stampOf(target))
+        } finally {
+          observing = false
+        }
+        return result
+      } catch (error) {
+        recording.observed.set(target, (error as NodeJS.ErrnoException).code ?? 'error')
+        throw error
+      }
+    }
+    restores.push(() => {
+      owner.statSync = original
+    })
+  }
+
   for (const owner of [fs, fs.promises] as unknown as Array<Record<string, unknown>>) {
     for (const name of Object.keys(owner)) {
       if (typeof owner[name] !== 'function' || INERT.has(name)) continue
       // Classes (ReadStream, WriteStream…): Navi makes its streams with the functions, which are wrapped.
       if (/^[A-Z]/.test(name)) continue
-      if (READS.has(name)) wrap(owner, name, (args) => observe(args[0]))
+      if (name === 'statSync') wrapStatSync(owner)
+      else if (READS.has(name)) wrap(owner, name, (args) => observe(args[0]))
       else if (OPENS.has(name))
         wrap(owner, name, (args) => {
           if (opensToRead(args[1])) observe(args[0])
@@ -169,7 +202,11 @@ export function startRecordingInputs(clock: () => number = Date.now): InputRecor
         })
       else if (FD_READS.has(name)) continue
       else if (WRITES.has(name))
-        wrap(owner, name, (args) => recording.written.push(pathOf(args[0]) ?? 'fd'))
+        wrap(owner, name, (args) => {
+          // The command's own output and messages (stdout, stderr) change no file it reads.
+          if (args[0] === 1 || args[0] === 2) return
+          recording.written.push(pathOf(args[0]) ?? 'fd')
+        })
       else wrap(owner, name, () => recording.unfit.push(`fs.${name}`))
     }
   }

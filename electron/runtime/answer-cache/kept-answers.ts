@@ -11,7 +11,6 @@ import { naviFiles, type EnginePaths } from '../../engine/core/paths.ts'
 import { readDismissals } from '../../pm/dismissals-file.ts'
 import type { IpcOutput } from '../../../shared/ipc-contract.ts'
 import type { NaviRuntime } from '../index.ts'
-import { stampOf, type PathStamp } from './path-stamp.ts'
 import type { Recording } from './input-recorder.ts'
 import {
   ANSWER_FILES_KEPT,
@@ -39,9 +38,7 @@ export async function keepAnswers(
 ): Promise<string | null> {
   const first = answers[0]
   if (!first) return 'no answers'
-  const ended = new Map<string, PathStamp>()
-  for (const path of recording.observed.keys()) ended.set(path, stampOf(path))
-  const unfit = unfitToKeep(recording, ended)
+  const unfit = unfitToKeep(recording)
   if (unfit !== null) return unfit
   const { computedAt, until } = clock
   if (!(until > now)) return 'the clock may change them any moment'
@@ -57,7 +54,8 @@ export async function keepAnswers(
   }
   mkdirSync(where.cacheDir, { recursive: true })
   const file = answersFile(where.cacheDir, first.channel, first.input)
-  await writeSmallFileSafely(file, JSON.stringify(saved))
+  // Atomic, not flushed: after a crash a damaged file is only a command that computes its answer.
+  await writeSmallFileSafely(file, JSON.stringify(saved), { fsync: false })
   dropOldAnswers(where.cacheDir, file)
   return null
 }

@@ -4,18 +4,30 @@
  * `ctime` is in it because Navi sets some files' mtime back to a stamp its content names
  * (core/file-stamp.ts), and nobody can set a ctime.
  */
-import { statSync } from 'node:fs'
+import { statSync, type BigIntStats, type Stats } from 'node:fs'
 
 /** `[dev, ino, size, mtimeMs, ctimeMs]`, or the error code of a path that cannot be stat'ed. */
 export type PathStamp = readonly [number, number, number, number, number] | string
 
 export function stampOf(path: string): PathStamp {
   try {
-    const s = statSync(path)
-    return [s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs]
+    // A missing path is common (a repository looked for, a file not there yet): no exception for it.
+    const stats = statSync(path, { throwIfNoEntry: false })
+    return stats ? [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs] : 'ENOENT'
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? 'error'
   }
+}
+
+/**
+ * The stamp of a stat's result, as stampOf would take it; undefined: `throwIfNoEntry: false` found none.
+ * null for BigInt stats (whole milliseconds: the caller stats again).
+ */
+export function stampOfStats(stats: Stats | BigIntStats | undefined): PathStamp | null {
+  if (stats === undefined) return 'ENOENT'
+  if (typeof stats.mtimeMs === 'bigint') return null
+  const s = stats as Stats
+  return [s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs]
 }
 
 export function sameStamp(a: PathStamp, b: PathStamp): boolean {
