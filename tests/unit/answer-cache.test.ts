@@ -4,7 +4,15 @@
  * run's answers are kept only when it wrote and started nothing and nothing it read changed near or
  * during its read.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  utimesSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -58,6 +66,26 @@ describe('freshAnswers', () => {
     })
     const found = freshAnswers(file, 'k', NOW, () => true)
     expect(found.fresh && found.saved.answers[0]?.output).toEqual({ projects: [] })
+  })
+
+  it('holds while a path known to be there is there, and a folder known by its inode is that folder', () => {
+    const sub = join(dir, 'sub')
+    mkdirSync(sub)
+    const folder = stampOf(sub)
+    const { file } = saved({
+      observed: [
+        [join(dir, 'input.jsonl'), 'exists'],
+        [sub, typeof folder === 'string' ? folder : [folder[0], folder[1], -1, -1, -1]],
+      ],
+    })
+    writeFileSync(join(dir, 'input.jsonl'), 'x')
+    writeFileSync(join(sub, 'made-beside'), '')
+    expect(freshAnswers(file, 'k', NOW).fresh).toBe(true)
+    rmSync(join(dir, 'input.jsonl'))
+    expect(freshAnswers(file, 'k', NOW)).toEqual({
+      fresh: false,
+      reason: `changed: ${join(dir, 'input.jsonl')}`,
+    })
   })
 
   it('does not hold when a path changed, appeared or vanished', () => {
@@ -172,6 +200,8 @@ describe('keepAnswers', () => {
     expect(files).toHaveLength(ANSWER_FILES_KEPT)
     const last = answersFile(dir, 'events:list', since(ANSWER_FILES_KEPT + 3))
     expect(freshAnswers(last, 'k', NOW).fresh).toBe(true)
+    // They quote prompts and replies: the user's alone.
+    expect(statSync(last).mode & 0o777).toBe(0o600)
   })
 
   it('keeps nothing the clock may change at once', async () => {

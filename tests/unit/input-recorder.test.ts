@@ -13,7 +13,7 @@ import {
   startRecordingInputs,
   type InputRecorder,
 } from '../../electron/runtime/answer-cache/input-recorder.ts'
-import { stampOf } from '../../electron/runtime/answer-cache/path-stamp.ts'
+import { sameStamp, stampOf } from '../../electron/runtime/answer-cache/path-stamp.ts'
 
 let dir: string
 let recorder: InputRecorder | null = null
@@ -83,6 +83,46 @@ describe('startRecordingInputs', () => {
     expect(recording.observed.get(b)).toEqual(stampOf(b))
     expect(recording.observed.get(join(dir, 'none'))).toBe('ENOENT')
     expect(recording.observed.get(join(dir, 'none2'))).toBe('ENOENT')
+  })
+
+  it('learns only that a path is there from existsSync, and only what folder it is from a stat', () => {
+    const file = join(dir, 'a.txt')
+    const sub = join(dir, 'sub')
+    fs.mkdirSync(sub)
+    record()
+    existsSync(file)
+    statSync(sub)
+    const recording = stop()
+    expect(recording.observed.get(file)).toBe('exists')
+    const folder = recording.observed.get(sub)
+    // Its device and inode: a file made in it (its mtime moves) is the same folder.
+    expect(folder).toEqual([statSync(sub).dev, statSync(sub).ino, -1, -1, -1])
+    writeFileSync(join(sub, 'new'), '')
+    expect(sameStamp(folder ?? '', stampOf(sub))).toBe(true)
+    writeFileSync(file, 'rewritten')
+    expect(sameStamp('exists', stampOf(file))).toBe(true)
+    rmSync(sub, { recursive: true })
+    expect(sameStamp(folder ?? '', stampOf(sub))).toBe(false)
+    fs.mkdirSync(sub)
+    // Made again: another inode (most of the time; a file system may hand the same one out again, and
+    // the folder is then what it was).
+    expect(sameStamp('exists', stampOf(file))).toBe(true)
+  })
+
+  it('learns all of a folder once it is listed after a stat, and refuses a run that saw it change', async () => {
+    const sub = join(dir, 'sub')
+    fs.mkdirSync(sub)
+    record()
+    statSync(sub)
+    await readdir(sub)
+    existsSync(join(dir, 'b.txt'))
+    fs.unlinkSync(join(dir, 'b.txt'))
+    readFileSync(join(dir, 'a.txt'))
+    await readFile(join(dir, 'b.txt')).catch(() => null)
+    const recording = stop()
+    expect(recording.observed.get(sub)).toEqual(stampOf(sub))
+    expect(recording.observed.get(join(dir, 'b.txt'))).toBe('ENOENT')
+    expect(recording.unfit).toEqual([`read twice, changed between: ${join(dir, 'b.txt')}`])
   })
 
   it('keeps the first stamp of a path that changes after its first read', () => {

@@ -99,7 +99,7 @@ export function freshAnswers(
   const until = saved.until ?? Number.POSITIVE_INFINITY
   if (!(now >= saved.computedAt && now < until)) return { fresh: false, reason: 'clock' }
   for (const [path, stamp] of saved.observed)
-    if (!sameStamp(stampOf(path), stamp)) return { fresh: false, reason: `changed: ${path}` }
+    if (!sameStamp(stamp, stampOf(path))) return { fresh: false, reason: `changed: ${path}` }
   for (const [pid, alive] of saved.pids)
     if (isAlive(pid) !== alive) return { fresh: false, reason: `pid ${String(pid)}` }
   return { fresh: true, saved }

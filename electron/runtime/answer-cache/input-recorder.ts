@@ -14,7 +14,16 @@ import fs, { type BigIntStats, type Stats } from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
 import { isAbsolute } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type PathStamp, stampOf, stampOfStats } from './path-stamp.ts'
+import {
+  sameStamp,
+  stampOf,
+  stampOfStats,
+  strengthOf,
+  type PathStamp,
+  type StampStrength,
+} from './path-stamp.ts'
+
+const STRENGTH: Record<StampStrength, number> = { exists: 0, folder: 1, full: 2 }
 
 /** What a recorded run did, by kind. */
 export interface Recording {
@@ -125,21 +134,72 @@ export function startRecordingInputs(clock: () => number = Date.now): InputRecor
   }
   const restores: Array<() => void> = []
   let observing = false
+  /** Runs `take` with the wrapped functions passing straight through (its own stat is not a read). */
+  const unobserved = <T>(take: () => T): T => {
+    observing = true
+    try {
+      return take()
+    } finally {
+      observing = false
+    }
+  }
+  /**
+   * Records what a read learned of `path`: the first stamp of each path, made stronger when a later read
+   * learns more (a folder stat'ed, then listed). A stronger stamp that contradicts the weaker one (gone
+   * since it was seen there) means the run read two states of one path: not to be kept.
+   */
+  const learn = (path: string, stamp: PathStamp): void => {
+    const before = recording.observed.get(path)
+    if (before === undefined) recording.observed.set(path, stamp)
+    else if (STRENGTH[strengthOf(stamp)] > STRENGTH[strengthOf(before)]) {
+      if (!sameStamp(before, stamp)) recording.unfit.push(`read twice, changed between: ${path}`)
+      recording.observed.set(path, stamp)
+    }
+  }
+  /** A read of `target` that learns all of it: its stamp taken now, before the read. */
   const observe = (target: unknown): void => {
     const path = pathOf(target)
     if (path === null) return
     // A relative path names another file from another folder: the answer would hold for this one only.
     if (!isAbsolute(path)) recording.unfit.push(`a relative path read: ${path}`)
-    else if (!recording.observed.has(path)) {
-      // stampOf's own stat goes through the wrapped functions too: not observed again.
-      observing = true
-      try {
-        recording.observed.set(path, stampOf(path))
-      } finally {
-        observing = false
-      }
+    else {
+      const before = recording.observed.get(path)
+      if (before === undefined || strengthOf(before) !== 'full')
+        learn(
+          path,
+          unobserved(() => stampOf(path)),
+        )
     }
   }
+  /** `statSync` and `existsSync`, most of the engine's calls: the stamp from their own result. */
+  const wrapResult = (
+    owner: Record<string, unknown>,
+    name: 'statSync' | 'existsSync',
+    stampOfResult: (result: unknown, path: string) => PathStamp,
+  ) => {
+    const original = owner[name] as (...args: unknown[]) => unknown
+    owner[name] = function (this: unknown, ...args: unknown[]): unknown {
+      if (observing) return original.apply(this, args)
+      const path = pathOf(args[0])
+      if (path === null) return original.apply(this, args)
+      if (!isAbsolute(path)) {
+        recording.unfit.push(`a relative path read: ${path}`)
+        return original.apply(this, args)
+      }
+      try {
+        const result = original.apply(this, args)
+        learn(path, stampOfResult(result, path))
+        return result
+      } catch (error) {
+        learn(path, (error as NodeJS.ErrnoException).code ?? 'error')
+        throw error
+      }
+    }
+    restores.push(() => {
+      owner[name] = original
+    })
+  }
+
   const wrap = (
     owner: Record<string, unknown>,
     name: string,
@@ -156,44 +216,21 @@ export function startRecordingInputs(clock: () => number = Date.now): InputRecor
     })
   }
 
-  /**
-   * `statSync`, the engine's most common call (500 transcripts, their folders): the stamp is taken from
-   * the engine's own result, not from a second stat.
-   */
-  const wrapStatSync = (owner: Record<string, unknown>) => {
-    const original = owner.statSync as (path: unknown, options?: unknown) => unknown
-    owner.statSync = function (path: unknown, options?: unknown): unknown {
-      if (observing) return original(path, options)
-      const target = pathOf(path)
-      const first = target !== null && isAbsolute(target) && !recording.observed.has(target)
-      if (target !== null && !first) observe(path)
-      if (!first) return original(path, options)
-      try {
-        const result = original(path, options) as Stats | BigIntStats | undefined
-        const stamp = stampOfStats(result)
-        observing = true
-        try {
-          recording.observed.set(target, stamp ?? stampOf(target))
-        } finally {
-          observing = false
-        }
-        return result
-      } catch (error) {
-        recording.observed.set(target, (error as NodeJS.ErrnoException).code ?? 'error')
-        throw error
-      }
-    }
-    restores.push(() => {
-      owner.statSync = original
-    })
-  }
-
   for (const owner of [fs, fs.promises] as unknown as Array<Record<string, unknown>>) {
     for (const name of Object.keys(owner)) {
       if (typeof owner[name] !== 'function' || INERT.has(name)) continue
       // Classes (ReadStream, WriteStream…): Navi makes its streams with the functions, which are wrapped.
       if (/^[A-Z]/.test(name)) continue
-      if (name === 'statSync') wrapStatSync(owner)
+      if (name === 'statSync')
+        wrapResult(
+          owner,
+          name,
+          (result, path) =>
+            stampOfStats(result as Stats | BigIntStats | undefined) ??
+            unobserved(() => stampOf(path)),
+        )
+      else if (name === 'existsSync')
+        wrapResult(owner, name, (result) => (result ? 'exists' : 'ENOENT'))
       else if (READS.has(name)) wrap(owner, name, (args) => observe(args[0]))
       else if (OPENS.has(name))
         wrap(owner, name, (args) => {

@@ -55,7 +55,8 @@ export async function keepAnswers(
   mkdirSync(where.cacheDir, { recursive: true })
   const file = answersFile(where.cacheDir, first.channel, first.input)
   // Atomic, not flushed: after a crash a damaged file is only a command that computes its answer.
-  await writeSmallFileSafely(file, JSON.stringify(saved), { fsync: false })
+  // The user's alone: the answers quote prompts and replies.
+  await writeSmallFileSafely(file, JSON.stringify(saved), { fsync: false, mode: 0o600 })
   dropOldAnswers(where.cacheDir, file)
   return null
 }
