@@ -88,6 +88,20 @@ describe('freshAnswers', () => {
     })
   })
 
+  it('does not stat what is under a folder still missing, and sees it when the folder appears', () => {
+    const gone = join(dir, 'gone')
+    const { file } = saved({
+      observed: [
+        [gone, 'ENOENT'],
+        [join(gone, '.git'), 'ENOENT'],
+        [join(gone, 'deeper', '.git'), 'ENOENT'],
+      ],
+    })
+    expect(freshAnswers(file, 'k', NOW).fresh).toBe(true)
+    mkdirSync(join(gone, 'deeper', '.git'), { recursive: true })
+    expect(freshAnswers(file, 'k', NOW)).toEqual({ fresh: false, reason: `changed: ${gone}` })
+  })
+
   it('does not hold when a path changed, appeared or vanished', () => {
     const input = join(dir, 'input.jsonl')
     writeFileSync(input, 'x')

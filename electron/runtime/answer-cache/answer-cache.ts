@@ -11,7 +11,7 @@
  * that instant has not come: what the engine would compute then is what it computed.
  */
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { sameStamp, stampOf, changedNear, type PathStamp } from './path-stamp.ts'
 import type { Recording } from './input-recorder.ts'
 import { fnv1a } from '../../../shared/name-hash.ts'
@@ -98,8 +98,14 @@ export function freshAnswers(
     return { fresh: false, reason: 'damaged' }
   const until = saved.until ?? Number.POSITIVE_INFINITY
   if (!(now >= saved.computedAt && now < until)) return { fresh: false, reason: 'clock' }
-  for (const [path, stamp] of saved.observed)
+  // Saved parents first (keepAnswers sorts them): a path still missing under a folder still missing
+  // needs no stat of its own (a walk up from a cwd that is gone asks a dozen of them).
+  const missing = new Set<string>()
+  for (const [path, stamp] of saved.observed) {
+    if (stamp === 'ENOENT' && underMissing(path, missing)) continue
     if (!sameStamp(stamp, stampOf(path))) return { fresh: false, reason: `changed: ${path}` }
+    if (stamp === 'ENOENT') missing.add(path)
+  }
   for (const [pid, alive] of saved.pids)
     if (isAlive(pid) !== alive) return { fresh: false, reason: `pid ${String(pid)}` }
   return { fresh: true, saved }
@@ -125,5 +131,14 @@ export function pidAlive(pid: number): boolean {
     return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Whether a folder above `path` is in `missing`. */
+function underMissing(path: string, missing: ReadonlySet<string>): boolean {
+  if (missing.size === 0) return false
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if (missing.has(dir)) return true
+    if (dir === dirname(dir)) return false
   }
 }

@@ -48,7 +48,8 @@ export async function keepAnswers(
     computedAt,
     // JSON has no Infinity.
     until: Number.isFinite(until) ? until : null,
-    observed: [...recording.observed],
+    // Parents before what is in them: the lookup skips what is under a folder still missing.
+    observed: [...recording.observed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     pids: [...recording.pids],
     answers,
   }
