@@ -174,6 +174,45 @@ describe('the answers of read-only commands, kept', () => {
       'b0000000-0000-4000-8000-000000000001',
     ],
     [
+      'a hook tells that a session ended',
+      () => {
+        mkdirSync(join(env.NAVI_HOME, 'hooks'), { recursive: true })
+        appendFileSync(
+          join(env.NAVI_HOME, 'hooks', 'events.jsonl'),
+          `${JSON.stringify({
+            hook_event_name: 'SessionEnd',
+            session_id: 'b0000000-0000-4000-8000-000000000001',
+            cwd: join(work, 'beta'),
+            reason: 'prompt_input_exit',
+            received_at: new Date(Date.now() - 15 * MINUTE).toISOString(),
+          })}\n`,
+        )
+      },
+      'user exited',
+    ],
+    [
+      'a Codex session appears',
+      () => {
+        const id = '019c0000-0000-7000-8000-00000000c0de'
+        const dir = join(env.CODEX_HOME, 'sessions', '2026', '01', '02')
+        mkdirSync(dir, { recursive: true })
+        const at = new Date(Date.now() - 25 * MINUTE).toISOString()
+        const meta = {
+          id,
+          timestamp: at,
+          cwd: join(work, 'beta'),
+          originator: 'codex_cli_rs',
+          cli_version: '0.140.0',
+          source: 'cli',
+        }
+        writeFileSync(
+          join(dir, `rollout-2026-01-02T10-00-00-${id}.jsonl`),
+          `${JSON.stringify({ timestamp: at, type: 'session_meta', payload: meta })}\n`,
+        )
+      },
+      '019c0000-0000-7000-8000-00000000c0de',
+    ],
+    [
       'a repository is made where a session works',
       () =>
         void execFileSync('git', ['init', '-q', join(work, 'beta')], {
