@@ -134,11 +134,10 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-/** Whether a folder above `path` is in `missing`. */
+/**
+ * Whether the folder `path` is in is in `missing`. Its own folder only: a walk up from a cwd that is gone
+ * asks every level, so each missing path's folder is there before it (sorted) when it is missing too.
+ */
 function underMissing(path: string, missing: ReadonlySet<string>): boolean {
-  if (missing.size === 0) return false
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    if (missing.has(dir)) return true
-    if (dir === dirname(dir)) return false
-  }
+  return missing.size > 0 && missing.has(dirname(path))
 }
