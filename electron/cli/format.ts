@@ -103,10 +103,22 @@ export function formatSessions(
 /** The shared wording (shared/event-text.ts), re-exported for the CLI's callers. */
 export { describeEvent }
 
-export function formatEvents(events: EngineEvent[]): string {
+export function formatEvents(events: readonly EngineEvent[]): string {
   if (events.length === 0) return 'No events.'
-  const rows = events.map((e) => [shortTime(e.timestamp), clip(e.project, 30), describeEvent(e)])
-  return table(rows).join('\n')
+  // A day of events is 2,000 rows: the table made each of their 6,000 cells inert again. The time is
+  // ours and the project comes out of clip inert; the description is made inert once more (it joins
+  // inert pieces, and an empty one leaves two spaces the table collapses). The same text as table().
+  const times = events.map((e) => shortTime(e.timestamp))
+  const projects = events.map((e) => clip(e.project, 30))
+  let timeWidth = 0
+  let projectWidth = 0
+  for (const time of times) timeWidth = Math.max(timeWidth, time.length)
+  for (const project of projects) projectWidth = Math.max(projectWidth, project.length)
+  return events
+    .map((e, i) =>
+      `${(times[i] ?? '').padEnd(timeWidth)}  ${(projects[i] ?? '').padEnd(projectWidth)}  ${inertLine(describeEvent(e))}`.trimEnd(),
+    )
+    .join('\n')
 }
 
 /** One event as `navi watch` prints it: time of day with seconds, project, what happened. */

@@ -54,6 +54,41 @@ describe('CLI formatting', () => {
     expect(lines[0]?.indexOf('commit')).toBe(lines[1]?.indexOf('navi-7'))
   })
 
+  it('events print inert, each column as wide as its widest cell, hostile and empty fields too', () => {
+    const hostile = 'fix\u001b[31m red\u202e\u0007 \n  next'
+    const events: EngineEvent[] = [
+      {
+        id: '1',
+        timestamp: '2026-11-21T11:58:00Z',
+        type: 'commit',
+        project: `apollo${hostile}`,
+        details: { sha: 'abcdef1234', message: hostile, branch: '' },
+      },
+      {
+        id: '2',
+        timestamp: '2026-11-21T11:59:00Z',
+        type: 'branch_created',
+        project: 'a-project-name-far-longer-than-thirty-characters',
+        details: { branch: '', sha: 'abcdef1234' },
+      },
+    ]
+    const lines = formatEvents(events).split('\n')
+    const invisible = (line: string) =>
+      [...line].some((c) => {
+        const code = c.charCodeAt(0)
+        return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e)
+      })
+    for (const line of lines) {
+      expect(invisible(line), line).toBe(false)
+      expect(line).not.toMatch(/\s$/)
+    }
+    // The description column starts at one place; the long project is clipped to 30.
+    expect(lines[0]?.indexOf('commit abcdef1')).toBe(lines[1]?.indexOf('branch'))
+    expect(lines[1]).toContain('a-project-name-far-longer-tha\u2026')
+    // An empty branch leaves no double space.
+    expect(lines[1]).toMatch(/branch created$/)
+  })
+
   it('a session in trouble gets a line with the reason, inert, under its session', () => {
     const trouble = {
       kind: 'failing_command' as const,
