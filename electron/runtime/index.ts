@@ -21,7 +21,7 @@ import { createPushHub, type PushHub } from './push-hub.ts'
 import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
 import { createLogger, type NaviLogger } from './logger.ts'
 import { checkTools } from './tools.ts'
-import { querySocketPath } from './query-protocol.ts'
+import { querySocketPath, refreshesBefore } from './query-protocol.ts'
 import type { QuerySocket } from './query-socket.ts'
 import {
   answersDir,
@@ -210,9 +210,8 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
         // A cycle that starts now: whatever changed before the question is in the answer, even a
         // change a watcher has not told yet (repository watchers wait 75 ms for a burst to end: such a
         // repository is looked at). It reads what the watchers named, not every folder: at 2,000
-        // sessions in 200 repositories that is a watcher's cycle, not 40 ms of stats. `navi status`
-        // asks for the suggestions right after the state, whose cycle just ran.
-        if (channel !== 'suggestions:list') await engine.refresh({ force: false, watched: true })
+        // sessions in 200 repositories that is a watcher's cycle, not 40 ms of stats.
+        if (refreshesBefore(channel, input)) await engine.refresh({ force: false, watched: true })
         return dispatchCall(handlers, channel, input)
       },
       onError: (message) => runtimeLog.info(message),

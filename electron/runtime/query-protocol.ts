@@ -21,6 +21,20 @@ export const QUERY_CHANNELS = [
 ] as const
 export type QueryChannel = (typeof QUERY_CHANNELS)[number]
 
+/**
+ * Whether a running Navi runs a cycle before it answers, so that what changed before the question is in
+ * the answer. Not for the suggestions (`navi status` asks for them right after the state, whose cycle
+ * just ran), nor for a later page of the events (`before` the previous page's oldest): it lists what is
+ * older than the first page, which that page's cycle brought current.
+ */
+export function refreshesBefore(channel: QueryChannel, input: unknown): boolean {
+  if (channel === 'suggestions:list') return false
+  if (channel !== 'events:list') return true
+  const before =
+    typeof input === 'object' && input !== null ? (input as { before?: unknown }).before : undefined
+  return typeof before !== 'string'
+}
+
 export interface QueryRequest {
   v: typeof QUERY_PROTOCOL
   channel: QueryChannel
