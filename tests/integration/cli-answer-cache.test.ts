@@ -18,19 +18,16 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIXTURE_GIT_ENV } from '../support/repo-fixture.ts'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
+import { CORPUS_CLAUDE } from '../support/corpus-dir.ts'
 import { useTempDirs } from '../support/temp-paths.ts'
 import { waitUntil } from '../support/wait.ts'
 
-const CORPUS_CLAUDE = resolve(
-  process.env.NAVI_CORPUS ?? resolve(import.meta.dirname, '../../../shared/corpus'),
-  'claude',
-)
 const MINUTE = 60_000
 const READS = [
   ['status', '--json'],

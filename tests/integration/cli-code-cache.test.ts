@@ -13,22 +13,17 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { doctorOutputSchema } from '../../shared/schemas/cli.ts'
 import { waitUntil } from '../support/wait.ts'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
+import { CORPUS_CLAUDE } from '../support/corpus-dir.ts'
 import { NAVI_CLI_CODE_FILE } from '../../scripts/cli-bundle.ts'
 import { defaultConfig } from '../../electron/engine/core/config.ts'
 import { settingsSchema } from '../../shared/schemas/settings.ts'
-
-/** Real sessions to answer about, where the corpus is (../shared/corpus); an empty config dir elsewhere. */
-const CORPUS_CLAUDE = resolve(
-  process.env.NAVI_CORPUS ?? resolve(import.meta.dirname, '../../../shared/corpus'),
-  'claude',
-)
 
 let bundle: Awaited<ReturnType<typeof bundleNaviForTest>>
 const envs: NaviEnv[] = []
