@@ -57,13 +57,27 @@ export async function openReader<C extends QueryChannel>(
   if (cache) {
     const file = answersFile(cache.cacheDir, first.channel, first.input)
     const found = freshAnswers(file, cache.key, Date.now())
-    traceAnswers(found.fresh ? `from ${file}` : `computed (${found.reason})`)
-    if (found.fresh) return savedReader(paths, found.saved, first, cache)
+    // Another question's answers under this one's name (a hash's collision, a hand's edit) hold nothing.
+    const holds = found.fresh && findAnswer(found.saved.answers, first.channel, first.input)
+    traceAnswers(
+      holds ? `from ${file}` : `computed (${found.fresh ? 'another question' : found.reason})`,
+    )
+    if (found.fresh && holds) return savedReader(paths, found.saved, first, cache)
   }
   return computingReader(paths, first, cache)
 }
 
 type Answers = ReadonlyArray<{ channel: string; input: unknown; output: unknown }>
+
+/** The answer to `channel` with `input` among `answers`. */
+function findAnswer(
+  answers: Answers,
+  channel: string,
+  input: unknown,
+): { output: unknown } | undefined {
+  const asked = JSON.stringify(input ?? null)
+  return answers.find((a) => a.channel === channel && JSON.stringify(a.input ?? null) === asked)
+}
 
 /**
  * Answers of a run before that still hold. A question that run was not asked (`status --json` asks less
@@ -75,12 +89,7 @@ function savedReader<C extends QueryChannel>(
   first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
   cache: { cacheDir: string; key: string },
 ): { reader: Reader; answer: IpcOutput<C> } {
-  const find = (channel: string, input: unknown): { output: unknown } | undefined => {
-    const asked = JSON.stringify(input ?? null)
-    return saved.answers.find(
-      (a) => a.channel === channel && JSON.stringify(a.input ?? null) === asked,
-    )
-  }
+  const find = (channel: string, input: unknown) => findAnswer(saved.answers, channel, input)
   let computing: Promise<{ reader: Reader }> | null = null
   const reader: Reader = {
     async read(channel, input) {
@@ -122,9 +131,19 @@ async function computingReader<C extends QueryChannel>(
     const running = runtime
     if (!running) return
     runtime = null
-    const clock = keeper ? await keeper.answersClock(running, paths, answers) : null
-    await running.stop()
-    const recording = recorder?.stop()
+    // Keeping answers is only about speed: whatever fails there fails no command.
+    const clock = keeper
+      ? await keeper.answersClock(running, paths, answers).catch((error: unknown) => {
+          traceAnswers(`not kept: no horizon (${(error as Error).message})`)
+          return null
+        })
+      : null
+    let recording
+    try {
+      await running.stop()
+    } finally {
+      recording = recorder?.stop()
+    }
     if (keeper && cache && recording && clock) {
       const unkept = await keeper
         .keepAnswers(cache, recording, answers, clock)

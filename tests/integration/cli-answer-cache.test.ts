@@ -128,12 +128,15 @@ async function expectComputedAnswers(): Promise<string[]> {
   return traces
 }
 
-/** Commands run until each read's answers are kept, then the next answers from them, as computed. */
+/** Commands run until each read's answers are kept (or answered from), then the next answers from them, as computed. */
 async function expectKeptAgain(): Promise<void> {
   for (const args of READS) {
     let last = ''
     await waitUntil(
-      async () => (last = (await navi(args)).stderr).includes('answers kept for the next command'),
+      async () => {
+        last = (await navi(args)).stderr
+        return /answers (kept for the next command|from )/.test(last)
+      },
       30_000,
       () => `answers of ${args.join(' ')} never kept: ${last}`,
     )
@@ -287,6 +290,21 @@ describe('the answers of read-only commands, kept', () => {
     }
     const traces = await expectComputedAnswers()
     for (const trace of traces) expect(trace).toMatch(/answers computed \(clock\)/)
+  })
+
+  it("answer as computed when the file holds another question's answers", async () => {
+    await expectKeptAgain()
+    const dir = join(env.NAVI_HOME, 'cache')
+    for (const name of readdirSync(dir).filter((n) => n.startsWith('answers-'))) {
+      const file = join(dir, name)
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        answers: Array<{ channel: string }>
+      }
+      for (const answer of saved.answers) answer.channel = 'events:list'
+      writeFileSync(file, JSON.stringify(saved))
+    }
+    const traces = await expectComputedAnswers()
+    for (const trace of traces) expect(trace).toMatch(/answers computed \(another question\)/)
   })
 
   it('answer the same wherever navi runs: a relative cwd in a transcript names no folder here', async () => {

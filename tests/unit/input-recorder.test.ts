@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
-  opensToRead,
   startRecordingInputs,
   type InputRecorder,
 } from '../../electron/runtime/answer-cache/input-recorder.ts'
+import { opensToRead } from '../../electron/runtime/answer-cache/fs-call-kinds.ts'
 import { sameStamp, stampOf } from '../../electron/runtime/answer-cache/path-stamp.ts'
 
 let dir: string

@@ -135,8 +135,8 @@ export function pidAlive(pid: number): boolean {
 }
 
 /**
- * Whether the folder `path` is in is in `missing`. Its own folder only: a walk up from a cwd that is gone
- * asks every level, so each missing path's folder is there before it (sorted) when it is missing too.
+ * Whether the folder holding `path` is in `missing`. That folder only: a walk up from a cwd that is gone
+ * asks every level, so each missing path's folder comes before it (sorted) when it is missing too.
  */
 function underMissing(path: string, missing: ReadonlySet<string>): boolean {
   return missing.size > 0 && missing.has(dirname(path))

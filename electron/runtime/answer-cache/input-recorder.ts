@@ -13,6 +13,7 @@
 import fs, { type BigIntStats, type Stats } from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
 import { isAbsolute } from 'node:path'
+import { FD_READS, INERT, OPENS, opensToRead, READS, WRITES } from './fs-call-kinds.ts'
 import { fileURLToPath } from 'node:url'
 import {
   sameStamp,
@@ -43,79 +44,6 @@ export interface InputRecorder {
   /** Restores every wrapped function and returns what was seen. */
   stop(): Recording
 }
-
-/** Functions whose first argument is a path they read (or stat, list, open to read). */
-const READS = new Set([
-  'access',
-  'accessSync',
-  'exists',
-  'existsSync',
-  'stat',
-  'statSync',
-  'lstat',
-  'lstatSync',
-  'statfs',
-  'statfsSync',
-  'readFile',
-  'readFileSync',
-  'readdir',
-  'readdirSync',
-  'opendir',
-  'opendirSync',
-  'realpath',
-  'realpathSync',
-  'readlink',
-  'readlinkSync',
-  'createReadStream',
-])
-/** Functions that open a path: a read or a write by their flags. */
-const OPENS = new Set(['open', 'openSync', 'openAsBlob'])
-/** Functions that only act on an open descriptor for reading, or close it. */
-const FD_READS = new Set([
-  'read',
-  'readSync',
-  'readv',
-  'readvSync',
-  'fstat',
-  'fstatSync',
-  'close',
-  'closeSync',
-])
-/** Functions that change the file system (the first argument is a path or a descriptor). */
-const WRITES = new Set(
-  [
-    'writeFile',
-    'appendFile',
-    'rename',
-    'mkdir',
-    'mkdtemp',
-    'rm',
-    'rmdir',
-    'unlink',
-    'copyFile',
-    'cp',
-    'symlink',
-    'link',
-    'truncate',
-    'chmod',
-    'lchmod',
-    'chown',
-    'lchown',
-    'utimes',
-    'lutimes',
-    'write',
-    'writev',
-    'ftruncate',
-    'fsync',
-    'fdatasync',
-    'futimes',
-    'fchmod',
-    'fchown',
-  ].flatMap((name) => [name, `${name}Sync`]),
-).add('createWriteStream')
-
-/** Node's own helpers on the modules that touch no file. */
-const INERT = new Set(['_toUnixTimestamp', 'Dir', 'Dirent', 'Stats', 'StatFs'])
 
 type AnyFunction = (...args: unknown[]) => unknown
 
@@ -306,17 +234,6 @@ function startsProcesses(): Set<string> | null {
     if (entry === 'NativeModule child_process' || entry === 'NativeModule worker_threads')
       loaded.add(entry.slice('NativeModule '.length))
   return loaded
-}
-
-/** Whether open flags (a string or a number, default 'r') only read. */
-export function opensToRead(flags: unknown): boolean {
-  if (flags === undefined || flags === null) return true
-  if (typeof flags === 'string') return flags === 'r' || flags === 'rs' || flags === 'sr'
-  if (typeof flags === 'number') {
-    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants
-    return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) === 0
-  }
-  return false
 }
 
 /** The path of a path argument (string, Buffer, file URL); null for a descriptor. */
