@@ -1,9 +1,10 @@
 /**
- * What a one-shot command's engine read, written and started, seen from outside the engine: while the
- * recorder runs, every function of `node:fs` and `node:fs/promises` goes through it, as do `process.kill`
- * and (when already loaded) `node:child_process`. The answer cache (answer-cache.ts) keeps an answer only
- * when the run that computed it read files alone, wrote nothing and started nothing, and then knows the
- * stamp of every path it read.
+ * What a one-shot command's engine read, wrote and started, seen from outside the engine: while the
+ * recorder runs, every function of `node:fs` and `node:fs/promises` goes through it, as does
+ * `process.kill`; a run during which `node:child_process` or `node:worker_threads` was loaded (or had been
+ * before) may have started something. The answer cache (answer-cache.ts) keeps an answer only when the
+ * run that computed it read files alone, wrote nothing and started nothing, and then knows the stamp of
+ * every path it read.
  *
  * Why wrap the modules rather than ask each adapter what it read: thirty adapters read files, and a cache
  * that believed a list kept by hand would serve a stale answer the day someone adds a read and forgets
@@ -13,8 +14,8 @@
 import fs, { type BigIntStats, type Stats } from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
 import { isAbsolute } from 'node:path'
-import { FD_READS, INERT, OPENS, opensToRead, READS, WRITES } from './fs-call-kinds.ts'
 import { fileURLToPath } from 'node:url'
+import { FD_READS, INERT, OPENS, opensToRead, READS, WRITES } from './fs-call-kinds.ts'
 import {
   sameStamp,
   stampOf,

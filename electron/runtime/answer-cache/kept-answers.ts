@@ -32,7 +32,7 @@ export async function keepAnswers(
   where: { cacheDir: string; key: string },
   recording: Recording,
   answers: AnswerEntry[],
-  /** When the engine derived them, and until when the clock cannot change them (answer-horizon.ts). */
+  /** When the engine derived them, and until when the clock cannot change them (answersClock). */
   clock: { computedAt: number; until: number },
   now: number = Date.now(),
 ): Promise<string | null> {
