@@ -26,7 +26,7 @@ import {
   unfitToKeep,
   type SavedAnswers,
 } from '../../electron/runtime/answer-cache/answer-cache.ts'
-import { stampOf } from '../../electron/runtime/answer-cache/path-stamp.ts'
+import { stampOf, type PathStamp } from '../../electron/runtime/answer-cache/path-stamp.ts'
 import type { Recording } from '../../electron/runtime/answer-cache/input-recorder.ts'
 import { keepAnswers } from '../../electron/runtime/answer-cache/kept-answers.ts'
 
@@ -54,16 +54,28 @@ function saved(over: Partial<SavedAnswers> = {}): { file: string; input: SavedAn
   return { file, input }
 }
 
+/** Saved answers read from a file made here (`input`), and from `others`. */
+function savedOverInput(others: Array<[string, PathStamp]>) {
+  const input = join(dir, 'input.jsonl')
+  writeFileSync(input, 'x')
+  return { file: saved({ observed: [[input, stampOf(input)], ...others] }).file, input }
+}
+
+/** A recording of a run that read `files` (as they are now) and did nothing else, but for `over`. */
+function recordingOf(over: Partial<Recording>, files: string[]): Recording {
+  return {
+    observed: new Map(files.map((f) => [f, stampOf(f)])),
+    written: [],
+    unfit: [],
+    pids: new Map(),
+    startedAt: Date.now(),
+    ...over,
+  }
+}
+
 describe('freshAnswers', () => {
   it('holds with everything as recorded', () => {
-    const input = join(dir, 'input.jsonl')
-    writeFileSync(input, 'x')
-    const { file } = saved({
-      observed: [
-        [input, stampOf(input)],
-        [join(dir, 'gone'), 'ENOENT'],
-      ],
-    })
+    const { file } = savedOverInput([[join(dir, 'gone'), 'ENOENT']])
     const found = freshAnswers(file, 'k', NOW, () => true)
     expect(found.fresh && found.saved.answers[0]?.output).toEqual({ projects: [] })
   })
@@ -103,14 +115,7 @@ describe('freshAnswers', () => {
   })
 
   it('does not hold when a path changed, appeared or vanished', () => {
-    const input = join(dir, 'input.jsonl')
-    writeFileSync(input, 'x')
-    const { file } = saved({
-      observed: [
-        [input, stampOf(input)],
-        [join(dir, 'new'), 'ENOENT'],
-      ],
-    })
+    const { file, input } = savedOverInput([[join(dir, 'new'), 'ENOENT']])
     writeFileSync(input, 'xy')
     expect(freshAnswers(file, 'k', NOW)).toEqual({ fresh: false, reason: `changed: ${input}` })
     saved({ observed: [[join(dir, 'new'), 'ENOENT']] })
@@ -156,16 +161,6 @@ describe('answersFile and answerKey', () => {
 })
 
 describe('unfitToKeep', () => {
-  function recordingOf(over: Partial<Recording>, files: string[]): Recording {
-    return {
-      observed: new Map(files.map((f) => [f, stampOf(f)])),
-      written: [],
-      unfit: [],
-      pids: new Map(),
-      startedAt: Date.now(),
-      ...over,
-    }
-  }
   const old = (file: string) => {
     writeFileSync(file, 'x')
     const past = (Date.now() - 10 * RACY_MARGIN_MS) / 1000
@@ -193,13 +188,7 @@ describe('unfitToKeep', () => {
 
 describe('keepAnswers', () => {
   it('keeps the newest files of answers only: a question with a time in it is new each time', async () => {
-    const clean: Recording = {
-      observed: new Map(),
-      written: [],
-      unfit: [],
-      pids: new Map(),
-      startedAt: Date.now(),
-    }
+    const clean = recordingOf({}, [])
     const since = (i: number) => ({ since: new Date(NOW - i * 1000).toISOString() })
     for (let i = 0; i < ANSWER_FILES_KEPT + 4; i++) {
       const kept = await keepAnswers(
@@ -219,13 +208,7 @@ describe('keepAnswers', () => {
   })
 
   it('keeps nothing the clock may change at once', async () => {
-    const clean: Recording = {
-      observed: new Map(),
-      written: [],
-      unfit: [],
-      pids: new Map(),
-      startedAt: NOW,
-    }
+    const clean = recordingOf({ startedAt: NOW }, [])
     const kept = await keepAnswers(
       { cacheDir: dir, key: 'k' },
       clean,
