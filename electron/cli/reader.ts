@@ -156,8 +156,11 @@ async function computingReader<C extends QueryChannel>(
     await runtime.start()
     return { reader: { read, close }, answer: await read(first.channel, first.input) }
   } catch (error) {
-    await runtime?.stop()
-    recorder?.stop()
+    try {
+      await runtime?.stop()
+    } finally {
+      recorder?.stop()
+    }
     throw error
   }
 }
