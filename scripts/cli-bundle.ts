@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions, type Plugin } from 'esbuild'
 import { defaultConfig } from '../electron/engine/core/config.ts'
 import { defaultSettings } from '../shared/schemas/settings.ts'
+import { LOAD_CLI_PART } from '../electron/cli/code-cache-state.ts'
 
 /** CommonJS libraries inside an ES module still look for `require`, `__filename` and `__dirname`. */
 const COMMONJS_GLOBALS = [
@@ -36,6 +37,7 @@ const cliSources = createRequire(import.meta.url)('../bin/cli-sources.cjs') as {
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 const CLI_ENTRY = fileURLToPath(new URL('../electron/cli/navi.ts', import.meta.url))
+const CLI_ENGINE_ENTRY = fileURLToPath(new URL('../electron/cli/engine-side.ts', import.meta.url))
 const LAUNCHER = fileURLToPath(new URL('../electron/cli/launcher.ts', import.meta.url))
 
 /**
@@ -75,16 +77,22 @@ const SHARED: BuildOptions = {
 
 /** The built command's first file (bin/navi.cjs requires it): the launcher. */
 export const NAVI_CLI_FILE = 'navi.cjs'
-/** The whole CLI in one CommonJS file, which the launcher runs with its code cache. */
+/** The CLI's front (its first part), which the launcher runs with its code cache. */
 export const NAVI_CLI_CODE_FILE = 'navi-main.cjs'
+/** The CLI's engine side, which the front has the launcher run when a command needs the engine. */
+export const NAVI_CLI_ENGINE_FILE = 'navi-engine.cjs'
 
 /**
- * The `navi` command as it ships (`npm run build:cli` → out/cli/): `navi.cjs`, the launcher that runs
- * `navi-main.cjs` (the whole CLI in one CommonJS file, so V8 can cache its bytecode: launcher.ts) and
- * `fold-worker.cjs`. One file, not chunks: with its bytecode cached, compiling all of it costs less than
- * finding and linking the chunks a command needs; what a command does not use is still never run
- * (esbuild keeps each dynamically imported module's body for its first use). The launcher is CommonJS
- * too: Node loads an ES module entry through its module loader, about 4 ms more on every command.
+ * The `navi` command as it ships (`npm run build:cli` → out/cli/): `navi.cjs`, the launcher, runs
+ * `navi-main.cjs`, the CLI's front, with V8's code cache (launcher.ts), and the front has it run
+ * `navi-engine.cjs`, the engine side (electron/cli/engine-side.ts), the same way when a command needs the
+ * engine; then `fold-worker.cjs`. Two parts, not one: a cache is deserialised whole, and the answers a
+ * terminal user asks for most (from a running Navi, or kept by the last command) need none of the
+ * engine's bytecode (one file: 820 KB of cache on every command; the front's: under 300 KB). Each part
+ * is one file, not chunks: with its bytecode cached, compiling all of it costs less than finding and
+ * linking the chunks a command needs; what a command does not use is still never run (esbuild keeps each
+ * dynamically imported module's body for its first use). The launcher is CommonJS too: Node loads an ES
+ * module entry through its module loader, about 4 ms more on every command.
  */
 export async function bundleNaviCli(opts: {
   outdir: string
@@ -95,6 +103,11 @@ export async function bundleNaviCli(opts: {
     launcherFile: NAVI_CLI_FILE,
     codeFile: NAVI_CLI_CODE_FILE,
     cachePrefix: 'cli-code-',
+    engine: {
+      entry: CLI_ENGINE_ENTRY,
+      codeFile: NAVI_CLI_ENGINE_FILE,
+      cachePrefix: 'cli-engine-code-',
+    },
     ...opts,
   })
   // Beside the bundle, written after it: what bin/navi.cjs checks the bundle is newer than.
@@ -129,26 +142,40 @@ async function bundleWithCodeCache(opts: {
   codeFile: string
   /** Of the cache files in $NAVI_HOME/cache/; the launcher removes this prefix's caches of other builds. */
   cachePrefix: string
+  /**
+   * A second part, the program's engine side: its entry, imported by the first part's modules, is built
+   * into a file of its own, and the first part loads that file through the launcher instead.
+   */
+  engine?: { entry: string; codeFile: string; cachePrefix: string }
   outdir: string
   logLevel?: 'info' | 'silent'
 }): Promise<void> {
-  const { outdir, logLevel = 'info', codeFile, launcherFile } = opts
-  await build({
-    ...SHARED,
-    entryPoints: [{ in: opts.entry, out: codeFile.replace(/\.cjs$/, '') }],
-    ...AS_COMMONJS,
-    define: {
-      ...AS_COMMONJS.define,
-      // The configuration's defaults, computed from its schema here rather than on every command.
-      __NAVI_DEFAULT_CONFIG_JSON__: JSON.stringify(JSON.stringify(defaultConfig())),
-      __NAVI_DEFAULT_SETTINGS_JSON__: JSON.stringify(JSON.stringify(defaultSettings())),
-    },
-    outdir,
-    logLevel,
-  })
-  const code = readFileSync(join(outdir, codeFile))
-  assertAscii(code, codeFile)
-  const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16)
+  const { outdir, logLevel = 'info', codeFile, launcherFile, engine } = opts
+  const part = (entry: string, file: string, plugins: Plugin[]) =>
+    build({
+      ...SHARED,
+      entryPoints: [{ in: entry, out: file.replace(/\.cjs$/, '') }],
+      ...AS_COMMONJS,
+      define: {
+        ...AS_COMMONJS.define,
+        // The configuration's defaults, computed from its schema here rather than on every command.
+        __NAVI_DEFAULT_CONFIG_JSON__: JSON.stringify(JSON.stringify(defaultConfig())),
+        __NAVI_DEFAULT_SETTINGS_JSON__: JSON.stringify(JSON.stringify(defaultSettings())),
+      },
+      plugins: [...(SHARED.plugins ?? []), ...plugins],
+      outdir,
+      logLevel,
+    })
+  await part(opts.entry, codeFile, engine ? [loadedThroughLauncher(engine)] : [])
+  const files = engine ? [codeFile, engine.codeFile] : [codeFile]
+  if (engine) await part(engine.entry, engine.codeFile, [])
+  const hash = createHash('sha256')
+  for (const file of files) {
+    const code = readFileSync(join(outdir, file))
+    assertAscii(code, file)
+    hash.update(code)
+  }
+  const buildId = hash.digest('hex').slice(0, 16)
   await build({
     ...SHARED,
     entryPoints: [{ in: LAUNCHER, out: launcherFile.replace(/\.cjs$/, '') }],
@@ -163,6 +190,37 @@ async function bundleWithCodeCache(opts: {
     logLevel,
   })
   await buildFoldWorker(outdir, logLevel)
+}
+
+/**
+ * Makes the engine side's entry, wherever the first part imports it, a module that has the launcher run
+ * the engine side's own file (launcher.ts `LOAD_CLI_PART`); without the launcher (that file required
+ * directly), Node's `require` loads it, without a code cache.
+ */
+function loadedThroughLauncher(engine: {
+  entry: string
+  codeFile: string
+  cachePrefix: string
+}): Plugin {
+  const namespace = 'navi-cli-part'
+  return {
+    name: 'navi-cli-engine-part',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /engine-side\.ts$/ }, (args) =>
+        resolve(args.resolveDir, args.path) === engine.entry
+          ? { path: engine.entry, namespace }
+          : undefined,
+      )
+      pluginBuild.onLoad({ filter: /.*/, namespace }, () => ({
+        contents: [
+          `const load = globalThis[Symbol.for(${JSON.stringify(LOAD_CLI_PART.description)})];`,
+          `module.exports = load ? load(${JSON.stringify(engine.codeFile)}, ${JSON.stringify(engine.cachePrefix)})`,
+          `  : require(require('node:path').join(__dirname, ${JSON.stringify(engine.codeFile)}));`,
+        ].join('\n'),
+        loader: 'js',
+      }))
+    },
+  }
 }
 
 /**

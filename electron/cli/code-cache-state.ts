@@ -6,6 +6,13 @@ import type { DoctorCheck } from '../../shared/schemas/cli.ts'
 import { fnv1a } from '../../shared/name-hash.ts'
 
 export const CODE_CACHE_STATE = Symbol.for('navi.cli.codeCache')
+/** The same for the CLI's engine side (navi-engine.cjs), once loaded. */
+export const ENGINE_CODE_CACHE_STATE = Symbol.for('navi.cli.engineCodeCache')
+/**
+ * The launcher's loader of another file of the CLI, `(codeFile, cachePrefix) => exports`, which the
+ * built front calls to load the engine side (scripts/cli-bundle.ts).
+ */
+export const LOAD_CLI_PART = Symbol.for('navi.cli.loadPart')
 
 export interface CodeCacheState {
   /** The CLI bundle's build (a hash of its code). */
@@ -64,8 +71,8 @@ export function widenCodeCacheScope(scope: number): void {
   if (state && state.scope < scope) state.scope = scope
 }
 
-export function codeCacheState(): CodeCacheState | null {
-  const state = (globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE]
+export function codeCacheState(key: symbol = CODE_CACHE_STATE): CodeCacheState | null {
+  const state = (globalThis as Record<symbol, unknown>)[key]
   return state && typeof state === 'object' ? (state as CodeCacheState) : null
 }
 
@@ -73,8 +80,7 @@ export function codeCacheState(): CodeCacheState | null {
  * The doctor's line about it, writing a missing or refused cache first so that a folder it cannot be
  * written to shows (that only makes every command compile the CLI again).
  */
-export function codeCacheCheck(state: CodeCacheState | null): DoctorCheck {
-  const name = 'cli code cache'
+export function codeCacheCheck(state: CodeCacheState | null, name = 'cli code cache'): DoctorCheck {
   if (!state) return { name, ok: true, detail: 'not used (running from the sources)', fix: null }
   const refused = state.status === 'rejected'
   if (state.status === 'absent' || refused) state.write?.()

@@ -6,7 +6,7 @@ import { CODEX_TRUST_HINT, codexHooksStatus, hooksStatus } from '../runtime/hook
 import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
 import { logFile, recentLogErrors } from '../runtime/logger.ts'
 import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
-import { codeCacheCheck, codeCacheState } from './code-cache-state.ts'
+import { codeCacheCheck, codeCacheState, ENGINE_CODE_CACHE_STATE } from './code-cache-state.ts'
 
 const BINARIES: { name: string; args: string[]; fix: string }[] = [
   {
@@ -61,6 +61,9 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
   )
   checks.push(await checkDir('navi home', paths.naviHome, 'created on the first `navi status`'))
   checks.push(codeCacheCheck(codeCacheState()))
+  // The built CLI's engine side, which this command loaded (absent from the sources).
+  const engineCache = codeCacheState(ENGINE_CODE_CACHE_STATE)
+  if (engineCache) checks.push(codeCacheCheck(engineCache, 'cli engine cache'))
 
   try {
     const hooks = await hooksStatus(paths)

@@ -1,13 +1,16 @@
 /**
- * The built `navi` command's first file (out/cli/navi.cjs): runs the CLI bundle beside it (navi-main.cjs) with
- * V8's code cache. Compiling the CLI was a fifth of a `navi status` on every run (Node 20 has no compile
+ * The built `navi` command's first file (out/cli/navi.cjs): runs the CLI's front beside it
+ * (navi-main.cjs) with V8's code cache, and its engine side (navi-engine.cjs) the same way when the front
+ * asks for it. Compiling the CLI was a fifth of a `navi status` on every run (Node 20 has no compile
  * cache of its own for it; `module.enableCompileCache` came with 22.1): the bytecode the first run compiled
  * is kept in `$NAVI_HOME/cache/` and handed back to V8 next time, which checks that it was made from this
  * very source by this very V8 and refuses it otherwise (then a new one is written). The code is loaded
- * the way Node loads a CommonJS module, so it behaves the same with or without a cache.
+ * the way Node loads a CommonJS module, so it behaves the same with or without a cache. Each file has a
+ * cache of its own: an answer that needs no engine deserialises none of the engine's bytecode.
  *
- * What happened is left in `CODE_CACHE_STATE` for `navi doctor`; nothing is printed, since the cache is
- * only about speed. `NAVI_NO_CODE_CACHE=1` runs without it (the benchmarks compare the two).
+ * What happened is left in `CODE_CACHE_STATE` (and `ENGINE_CODE_CACHE_STATE`) for `navi doctor`; nothing
+ * is printed, since the cache is only about speed. `NAVI_NO_CODE_CACHE=1` runs without it (the benchmarks
+ * compare the two).
  */
 import {
   closeSync,
@@ -34,6 +37,8 @@ import {
   CODE_CACHE_STATE,
   CODE_CACHES_PER_BUILD,
   codeCacheFileName,
+  ENGINE_CODE_CACHE_STATE,
+  LOAD_CLI_PART,
   type CodeCacheState,
 } from './code-cache-state.ts'
 import { runsUntilStopped } from './command-kind.ts'
@@ -50,39 +55,15 @@ import { runsUntilStopped } from './command-kind.ts'
 const untilStopped = runsUntilStopped(process.argv.slice(2))
 if (!untilStopped) setFlagsFromString('--no-incremental-marking')
 
-/** A hash of the CLI bundle, set by the build (scripts/cli-bundle.ts): a new build never reads an old cache. */
+/** A hash of the CLI's files, set by the build (scripts/cli-bundle.ts): a new build never reads an old cache. */
 declare const __NAVI_CLI_BUILD__: string
-/** The CLI bundle's file name beside this one, set by the build. */
+/** The CLI's first file beside this one, set by the build. */
 declare const __NAVI_CLI_CODE_FILE__: string
 /** How this program's cache files start (`cli-code-` for the CLI), set by the build. */
 declare const __NAVI_CODE_CACHE_PREFIX__: string
 
-const CACHE_PREFIX = __NAVI_CODE_CACHE_PREFIX__
 const here = dirname(fileURLToPath(import.meta.url))
-const codeFile = join(here, __NAVI_CLI_CODE_FILE__)
 const cacheDir = join(resolvePaths().naviHome, 'cache')
-const cacheFile = join(
-  cacheDir,
-  codeCacheFileName({
-    prefix: CACHE_PREFIX,
-    build: __NAVI_CLI_BUILD__,
-    nodeVersion: process.version,
-    arch: process.arch,
-    untilStopped,
-    execArgv: process.execArgv,
-    nodeOptions: process.env.NODE_OPTIONS,
-  }),
-)
-
-const state: CodeCacheState = {
-  build: __NAVI_CLI_BUILD__,
-  file: cacheFile,
-  status: 'off',
-  error: null,
-  scope: CODE_CACHE_SCOPE.help,
-  cachedScope: null,
-}
-;(globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE] = state
 
 /**
  * A cache file: this header, then V8's bytes. The header says how far the run that wrote it went
@@ -91,12 +72,16 @@ const state: CodeCacheState = {
 const HEADER = Buffer.from('NAVICC1\0', 'latin1')
 const HEADER_BYTES = HEADER.length + 1
 
+/** Buffers never freed, for glibc's sake (readWrapped, readCache). */
+const keptForLife: Buffer[] = []
+;(globalThis as Record<symbol, unknown>)[Symbol.for('navi.cli.keptBuffers')] = keptForLife
+
 /** The file's V8 bytes; `cachedScope` set. A file without the header is V8's to refuse. */
-function readCache(): Buffer | undefined {
+function readCache(state: CodeCacheState): Buffer | undefined {
   if (process.env.NAVI_NO_CODE_CACHE === '1') return undefined
   let file: Buffer
   try {
-    file = readFileSync(cacheFile)
+    file = readFileSync(state.file)
   } catch {
     state.status = 'absent'
     return undefined
@@ -108,27 +93,27 @@ function readCache(): Buffer | undefined {
 }
 
 /**
- * Writes the bytecode of everything this run compiled, atomically (two commands at once never leave half
- * a file), readable by the user alone, and removes the caches of other builds. Only into
- * an existing NAVI_HOME: `navi --help` on a new machine creates nothing.
+ * Writes the bytecode of everything this run compiled of one file, atomically (two commands at once
+ * never leave half a file), readable by the user alone, and removes that file's caches of other builds.
+ * Only into an existing NAVI_HOME: `navi --help` on a new machine creates nothing.
  */
-function writeCache(script: Script): void {
+function writeCache(script: Script, state: CodeCacheState, prefix: string): void {
   if (!existsSync(dirname(cacheDir))) return // status stays absent
   try {
     const data = script.createCachedData()
     mkdirSync(cacheDir, { recursive: true })
-    const temp = `${cacheFile}.${process.pid}.tmp`
+    const temp = `${state.file}.${process.pid}.tmp`
     writeFileSync(temp, Buffer.concat([HEADER, Buffer.of(state.scope), data]), { mode: 0o600 })
-    renameSync(temp, cacheFile)
+    renameSync(temp, state.file)
     // Caches of other builds are dead weight; another Node's or other options' cache of this build is
     // still used by them, up to a few (the least recently written go).
-    const thisBuild = `${CACHE_PREFIX}${__NAVI_CLI_BUILD__}-`
+    const thisBuild = `${prefix}${__NAVI_CLI_BUILD__}-`
     const ours: { path: string; at: number }[] = []
     for (const name of readdirSync(cacheDir)) {
-      if (!name.startsWith(CACHE_PREFIX)) continue
+      if (!name.startsWith(prefix)) continue
       const path = join(cacheDir, name)
       if (!name.startsWith(thisBuild)) rmSync(path, { force: true })
-      else if (name.endsWith('.bin') && path !== cacheFile)
+      else if (name.endsWith('.bin') && path !== state.file)
         ours.push({ path, at: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 })
     }
     ours.sort((a, b) => b.at - a.at)
@@ -176,26 +161,82 @@ function readWrapped(file: string): string {
   }
 }
 
-/** Buffers never freed, for glibc's sake (readWrapped, readCache). */
-const keptForLife: Buffer[] = []
-;(globalThis as Record<symbol, unknown>)[Symbol.for('navi.cli.keptBuffers')] = keptForLife
+/**
+ * Runs one file of the CLI beside this one (`codeFile`) as a CommonJS module, with its own code cache
+ * (`prefix`), and returns its exports. What happened is left under `stateKey` for `navi doctor`; `scope`
+ * is how far into the CLI the run goes already (code-cache-state.ts).
+ */
+function runWithCodeCache(
+  codeFile: string,
+  prefix: string,
+  stateKey: symbol,
+  scope: number,
+): unknown {
+  const path = join(here, codeFile)
+  const state: CodeCacheState = {
+    build: __NAVI_CLI_BUILD__,
+    file: join(
+      cacheDir,
+      codeCacheFileName({
+        prefix,
+        build: __NAVI_CLI_BUILD__,
+        nodeVersion: process.version,
+        arch: process.arch,
+        untilStopped,
+        execArgv: process.execArgv,
+        nodeOptions: process.env.NODE_OPTIONS,
+      }),
+    ),
+    status: 'off',
+    error: null,
+    scope,
+    cachedScope: null,
+  }
+  ;(globalThis as Record<symbol, unknown>)[stateKey] = state
+  const cachedData = readCache(state)
+  // The build keeps the bundle ASCII (scripts/cli-bundle.ts): read as Latin-1, it is the same text,
+  // decoded faster, into a one-byte string.
+  const script = new Script(readWrapped(path), { filename: path, cachedData })
+  if (cachedData) state.status = script.cachedDataRejected ? 'rejected' : 'used'
 
-const cachedData = readCache()
-// The build keeps the bundle ASCII (scripts/cli-bundle.ts): read as Latin-1, it is the same text, decoded
-// faster, into a one-byte string.
-const script = new Script(readWrapped(codeFile), { filename: codeFile, cachedData })
-if (cachedData) state.status = script.cachedDataRejected ? 'rejected' : 'used'
+  if (state.status === 'absent' || state.status === 'rejected')
+    state.write = () => writeCache(script, state, prefix)
+  // After the command, so the cache holds every function it compiled, not only the top level (unless
+  // `navi doctor` wrote it already, to say whether it can). A cache used is written anew when this run
+  // went further into the CLI than the one that wrote it (a first `navi --help`, then `navi status`).
+  process.once('exit', () => {
+    const missing = state.status === 'absent' || state.status === 'rejected'
+    const narrower = state.status === 'used' && state.scope > (state.cachedScope ?? -1)
+    if (missing || narrower) writeCache(script, state, prefix)
+  })
 
-if (state.status === 'absent' || state.status === 'rejected') state.write = () => writeCache(script)
-// After the command, so the cache holds every function it compiled, not only the top level (unless
-// `navi doctor` wrote it already, to say whether it can). A cache used is written anew when this run
-// went further into the CLI than the one that wrote it (a first `navi --help`, then `navi status`).
-process.once('exit', () => {
-  const missing = state.status === 'absent' || state.status === 'rejected'
-  const narrower = state.status === 'used' && state.scope > (state.cachedScope ?? -1)
-  if (missing || narrower) writeCache(script)
-})
+  const module = { exports: {} }
+  const run = script.runInThisContext() as (...args: unknown[]) => void
+  run(module.exports, createRequire(path), module, path, here)
+  return module.exports
+}
 
-const module = { exports: {} }
-const run = script.runInThisContext() as (...args: unknown[]) => void
-run(module.exports, createRequire(codeFile), module, codeFile, here)
+/**
+ * Another file of the CLI, run the same way when the first one asks for it (the engine side, loaded only
+ * by a command that needs the engine: scripts/cli-bundle.ts). Its scope is the engine's: it is written
+ * when missing or refused. Each file once.
+ */
+const loaded = new Map<string, unknown>()
+;(globalThis as Record<symbol, unknown>)[LOAD_CLI_PART] = (
+  codeFile: string,
+  prefix: string,
+): unknown => {
+  if (!loaded.has(codeFile))
+    loaded.set(
+      codeFile,
+      runWithCodeCache(codeFile, prefix, ENGINE_CODE_CACHE_STATE, CODE_CACHE_SCOPE.engine),
+    )
+  return loaded.get(codeFile)
+}
+
+runWithCodeCache(
+  __NAVI_CLI_CODE_FILE__,
+  __NAVI_CODE_CACHE_PREFIX__,
+  CODE_CACHE_STATE,
+  CODE_CACHE_SCOPE.help,
+)

@@ -1,10 +1,10 @@
 /** The `navi` command: the engine's first face. `runCli(argv)` runs one command; bin/navi.cjs calls it. */
 import { resolve } from 'node:path'
-import { parseDuration } from '../../shared/duration.ts'
 import { USAGE } from './usage.ts'
 import { parseCommandLine, type CommandLine } from './command-line.ts'
 import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
-import { allEvents, openReader, readOnce } from './reader.ts'
+import { readOnce } from './reader.ts'
+import { runReadCommand } from './read-commands.ts'
 import { createCliRuntime } from './cli-runtime.ts'
 import { parsePort } from './serve/parse-port.ts'
 import {
@@ -15,16 +15,7 @@ import {
   printOut,
   untilStopSignal,
 } from './output.ts'
-import {
-  clip,
-  formatDoctor,
-  formatEventLine,
-  formatEvents,
-  formatSessions,
-  formatStatus,
-  formatSuggestions,
-  pmAttentionLine,
-} from './format.ts'
+import { formatDoctor, formatEventLine } from './format.ts'
 
 /** Runs one `navi` command and resolves with its exit code. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -46,46 +37,10 @@ async function runCommand({ values, positionals }: CommandLine): Promise<number>
   const print = printerFor(values.json)
 
   switch (command) {
-    case 'status': {
-      const { reader, answer: state } = await openReader(paths, {
-        channel: 'state:get',
-        input: undefined,
-      })
-      // Only the text says them: the JSON is the engine's state, as the contract defines it.
-      const suggestions = values.json
-        ? []
-        : await reader.read('suggestions:list', undefined).finally(() => reader.close())
-      if (values.json) await reader.close()
-      const pmItems = values.json
-        ? 0
-        : await (await import('../runtime/pm-attention.ts')).pmAttentionCount(paths)
-      print(
-        state,
-        formatStatus(state.projects, Date.now()) +
-          errorsFooter(state.errors) +
-          formatSuggestions(suggestions) +
-          pmAttentionLine(pmItems),
-      )
-      return 0
-    }
-    case 'sessions': {
-      const out = await readOnce(paths, 'sessions:list', {
-        all: values.all,
-      })
-      print(out, formatSessions(out.sessions, Date.now()))
-      return 0
-    }
-    case 'events': {
-      const sinceMs = values.since ? parseDuration(values.since) : null
-      if (values.since && sinceMs === null) {
-        printErr(`navi: --since expects a duration such as 30m, 2h or 1d… got "${values.since}"`)
-        return 2
-      }
-      const since = sinceMs === null ? undefined : new Date(Date.now() - sinceMs).toISOString()
-      const events = await allEvents(paths, { since, project: values.project })
-      print({ events }, formatEvents(events))
-      return 0
-    }
+    case 'status':
+    case 'sessions':
+    case 'events':
+      return runReadCommand({ values, positionals })
     // What only some commands need is loaded by those commands alone: a read-only command starts sooner.
     case 'watch':
       return watch(paths, values.json, !values['no-pm'])
@@ -256,10 +211,4 @@ async function watch(paths: EnginePaths, json: boolean, withPm: boolean): Promis
     await runtime.stop()
   }
   return 0
-}
-
-function errorsFooter(errors: string[]): string {
-  return errors.length === 0
-    ? ''
-    : `\n\n${errors.length} problem(s): ${errors.map((e) => clip(e, 300)).join('; ')}\nRun navi doctor for details.`
 }

@@ -9,7 +9,6 @@ import type { EnginePaths } from '../runtime/paths.ts'
 import { askRunningNavi } from '../runtime/query-client.ts'
 import type { QueryChannel } from '../runtime/query-protocol.ts'
 import { printErr } from './output.ts'
-import { createCliRuntime } from './cli-runtime.ts'
 import { codeCacheState } from './code-cache-state.ts'
 import { answerKey, answersFile, freshAnswers } from '../runtime/answer-cache/answer-cache.ts'
 import { naviFiles } from '../runtime/paths.ts'
@@ -67,6 +66,12 @@ export async function openReader<C extends QueryChannel>(
   return computingReader(paths, first, cache)
 }
 
+/** Where answers are kept, and the key they are kept under (answer-cache.ts). */
+export interface AnswersCache {
+  cacheDir: string
+  key: string
+}
+
 type Answers = ReadonlyArray<{ channel: string; input: unknown; output: unknown }>
 
 /** The answer to `channel` with `input` among `answers`. */
@@ -87,7 +92,7 @@ function savedReader<C extends QueryChannel>(
   paths: EnginePaths,
   saved: { answers: Answers },
   first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
-  cache: { cacheDir: string; key: string },
+  cache: AnswersCache,
 ): { reader: Reader; answer: IpcOutput<C> } {
   const find = (channel: string, input: unknown) => findAnswer(saved.answers, channel, input)
   let computing: Promise<{ reader: Reader }> | null = null
@@ -106,67 +111,20 @@ function savedReader<C extends QueryChannel>(
 }
 
 /**
- * Refreshes a read-only runtime of this process once and reads it; with a cache, records what the run
- * read and keeps its answers for the next command when they may be kept (runtime/answer-cache/).
+ * Computes the answer in this process: the engine's part of the CLI (engine-side.ts), which the built
+ * CLI loads only now (scripts/cli-bundle.ts).
  */
 async function computingReader<C extends QueryChannel>(
   paths: EnginePaths,
   first: { channel: C; input: Parameters<NaviRuntime['handlers'][C]>[0] },
-  cache: { cacheDir: string; key: string } | null,
+  cache: AnswersCache | null,
 ): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
-  const keeper = cache ? await import('../runtime/answer-cache/kept-answers.ts') : null
-  const recorder = keeper?.startRecordingInputs() ?? null
-  const answers: Array<{ channel: string; input: unknown; output: unknown }> = []
-  let runtime: NaviRuntime | null = null
-  const read: Reader['read'] = async (channel, input) => {
-    if (!runtime) throw new Error('the runtime is not running')
-    const handler = runtime.handlers[channel] as (
-      i: typeof input,
-    ) => Promise<IpcOutput<typeof channel>>
-    const output = await handler(input)
-    answers.push({ channel, input, output })
-    return output
-  }
-  const close = async (): Promise<void> => {
-    const running = runtime
-    if (!running) return
-    runtime = null
-    // Keeping answers is only about speed: whatever fails there fails no command.
-    const clock = keeper
-      ? await keeper.answersClock(running, paths, answers).catch((error: unknown) => {
-          traceAnswers(`not kept: no horizon (${(error as Error).message})`)
-          return null
-        })
-      : null
-    let recording
-    try {
-      await running.stop()
-    } finally {
-      recording = recorder?.stop()
-    }
-    if (keeper && cache && recording && clock) {
-      const unkept = await keeper
-        .keepAnswers(cache, recording, answers, clock)
-        .catch((error: unknown) => `cannot write them: ${(error as Error).message}`)
-      traceAnswers(unkept === null ? 'kept for the next command' : `not kept: ${unkept}`)
-    }
-  }
-  try {
-    runtime = await createCliRuntime({ paths, mode: 'once', pm: false })
-    await runtime.start()
-    return { reader: { read, close }, answer: await read(first.channel, first.input) }
-  } catch (error) {
-    try {
-      await runtime?.stop()
-    } finally {
-      recorder?.stop()
-    }
-    throw error
-  }
+  const { computeAnswers } = await import('./engine-side.ts')
+  return computeAnswers(paths, first, cache)
 }
 
 /** With NAVI_ANSWER_CACHE_TRACE=1, where each answer came from and why (stderr). */
-function traceAnswers(text: string): void {
+export function traceAnswers(text: string): void {
   if (process.env.NAVI_ANSWER_CACHE_TRACE === '1') printErr(`navi: answers ${text}`)
 }
 

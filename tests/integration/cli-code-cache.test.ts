@@ -21,7 +21,7 @@ import { waitUntil } from '../support/wait.ts'
 import { createNaviEnv, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
 import { CORPUS_CLAUDE } from '../support/corpus-dir.ts'
-import { NAVI_CLI_CODE_FILE } from '../../scripts/cli-bundle.ts'
+import { NAVI_CLI_ENGINE_FILE } from '../../scripts/cli-bundle.ts'
 import { defaultConfig } from '../../electron/engine/core/config.ts'
 import { settingsSchema } from '../../shared/schemas/settings.ts'
 
@@ -109,7 +109,7 @@ async function codeCacheCheck(env: NaviEnv) {
 
 describe('the built CLI’s code cache', () => {
   it('carries the configuration’s and the settings’ defaults, computed from the schemas when it was built', () => {
-    const code = readFileSync(join(dirname(bundle.file), NAVI_CLI_CODE_FILE), 'latin1')
+    const code = readFileSync(join(dirname(bundle.file), NAVI_CLI_ENGINE_FILE), 'latin1')
     for (const [defaults, name] of [
       [defaultConfig(), '__NAVI_DEFAULT_CONFIG_JSON__'],
       [settingsSchema.parse({}), '__NAVI_DEFAULT_SETTINGS_JSON__'],

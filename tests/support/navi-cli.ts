@@ -31,8 +31,9 @@ export async function createNaviEnv(over: Partial<NaviEnv> = {}): Promise<NaviEn
   } as NaviEnv
 }
 
-export async function runNavi(args: string[], env: NaviEnv, timeoutMs = 60_000) {
-  const result = await execa('node', [NAVI_BIN, ...args], {
+/** Runs `navi args` (bin/navi.cjs, or the built CLI's `bin`) to its end. */
+export async function runNavi(args: string[], env: NaviEnv, timeoutMs = 60_000, bin = NAVI_BIN) {
+  const result = await execa('node', [bin, ...args], {
     env,
     extendEnv: false,
     reject: false,
@@ -67,15 +68,17 @@ export interface NaviWatch {
 }
 
 /**
- * Starts `navi watch --json` and resolves once the engine reports it is ready. The PM is off unless
- * `withPm` (a test that wants briefings points the PM at a scripted API).
+ * Starts `navi watch --json` (bin/navi.cjs, or the built CLI's `bin`) and resolves once the engine
+ * reports it is ready. The PM is off unless `withPm` (a test that wants briefings points the PM at a
+ * scripted API).
  */
 export async function startNaviWatch(
   env: NaviEnv,
   readyTimeoutMs = 30_000,
   withPm = false,
+  bin = NAVI_BIN,
 ): Promise<NaviWatch> {
-  const args = [NAVI_BIN, 'watch', '--json', ...(withPm ? [] : ['--no-pm'])]
+  const args = [bin, 'watch', '--json', ...(withPm ? [] : ['--no-pm'])]
   const child: ResultPromise = execa('node', args, {
     env,
     extendEnv: false,

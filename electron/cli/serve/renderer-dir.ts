@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 /**
  * The built renderer: `NAVI_RENDERER_DIR` when set, else `out/renderer` of the package this file belongs
  * to, found by walking up to Navi's package.json (the sources run by tsx and the bundle at
- * `out/cli/navi-main.cjs` sit at different depths).
+ * `out/cli/` sit at different depths).
  */
 export function resolveRendererDir(
   env: Readonly<Record<string, string | undefined>> = process.env,
