@@ -7,6 +7,7 @@ import {
 } from './schemas/answer.ts'
 import * as z from 'zod'
 import { IPC_CHANNEL_NAMES, PUSH_CHANNEL_NAMES } from './channel-names.ts'
+import { EVENTS_PAGE_MAX } from './events-page-size.ts'
 import { briefingStateSchema, pmRunStatusSchema } from './schemas/briefing.ts'
 import { engineEventSchema } from './schemas/event.ts'
 import { engineStateSchema } from './schemas/state.ts'
@@ -39,7 +40,7 @@ export type BriefingView = z.infer<typeof briefingViewSchema>
 
 export const eventsPageInputSchema = z.object({
   /** Newest first; at most this many. @default 200 */
-  limit: z.number().int().min(1).max(1000).default(200),
+  limit: z.number().int().min(1).max(EVENTS_PAGE_MAX).default(200),
   /** Only events strictly older than this ISO timestamp (the previous page's last one). */
   before: z.string().optional(),
   /** Only events at or after this ISO timestamp (`navi events --since 2h`). */

@@ -12,6 +12,7 @@ import { printErr } from './output.ts'
 import { codeCacheState } from './code-cache-state.ts'
 import { answerKey, answersFile, freshAnswers } from '../runtime/answer-cache/answer-cache.ts'
 import { naviFiles } from '../runtime/paths.ts'
+import { EVENTS_PAGE_MAX } from '../../shared/events-page-size.ts'
 
 /** Answers read-only channels, from a running Navi or from a runtime of this process. */
 export interface Reader {
@@ -139,13 +140,13 @@ export async function readOnce<C extends QueryChannel>(
   return answer
 }
 
-/** Every page of `events:list`, newest first. */
+/** Every page of `events:list`, newest first: one page, unless the log holds more than a busy day. */
 export async function allEvents(
   paths: EnginePaths,
   query: { since: string | undefined; project: string | undefined },
 ): Promise<EngineEvent[]> {
   const pageInput = (before: string | undefined) => ({
-    limit: 1000,
+    limit: EVENTS_PAGE_MAX,
     ...(before ? { before } : {}),
     ...(query.since ? { since: query.since } : {}),
     ...(query.project ? { project: query.project } : {}),

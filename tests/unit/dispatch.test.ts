@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ContractHandlers } from '../../shared/ipc-contract.ts'
 import { dispatchCall, isIpcChannel } from '../../electron/runtime/dispatch.ts'
 import { emptyState, makeEvent, memorySettings, noBriefing } from '../support/contract-fakes.ts'
+import { EVENTS_PAGE_MAX } from '../../shared/events-page-size.ts'
 
 function handlers(over: Partial<ContractHandlers> = {}): ContractHandlers {
   const settings = memorySettings()
@@ -65,7 +66,7 @@ describe('dispatchCall', () => {
     ['an unknown channel', 'state:nope', undefined, 'unknown_channel'],
     ['a prototype key', 'constructor', undefined, 'unknown_channel'],
     ['a void channel given data', 'state:get', { x: 1 }, 'bad_input'],
-    ['a limit over the maximum', 'events:list', { limit: 5000 }, 'bad_input'],
+    ['a limit over the maximum', 'events:list', { limit: EVENTS_PAGE_MAX + 1 }, 'bad_input'],
     ['a missing session id', 'session:focus', {}, 'bad_input'],
     ['an unknown setting', 'settings:set', { bogus: true }, 'bad_input'],
     ['a bad duration', 'settings:set', { poll_interval: 'soon' }, 'bad_input'],
