@@ -88,7 +88,7 @@ export const NAVI_CLI_ENGINE_FILE = 'navi-engine.cjs'
  * `navi-engine.cjs`, the engine side (electron/cli/engine-side.ts), the same way when a command needs the
  * engine; then `fold-worker.cjs`. Two parts, not one: a cache is deserialised whole, and the answers a
  * terminal user asks for most (from a running Navi, or kept by the last command) need none of the
- * engine's bytecode (one file: 820 KB of cache on every command; the front's: under 300 KB). Each part
+ * engine's bytecode (one file: 820 KB of cache on every command; the front's: ~160 KB). Each part
  * is one file, not chunks: with its bytecode cached, compiling all of it costs less than finding and
  * linking the chunks a command needs; what a command does not use is still never run (esbuild keeps each
  * dynamically imported module's body for its first use). The launcher is CommonJS too: Node loads an ES
@@ -167,8 +167,9 @@ async function bundleWithCodeCache(opts: {
       logLevel,
     })
   await part(opts.entry, codeFile, engine ? [loadedThroughLauncher(engine)] : [])
-  const files = engine ? [codeFile, engine.codeFile] : [codeFile]
   if (engine) await part(engine.entry, engine.codeFile, [])
+  // One build id over both parts: the caches of one part are never taken for the other build's.
+  const files = engine ? [codeFile, engine.codeFile] : [codeFile]
   const hash = createHash('sha256')
   for (const file of files) {
     const code = readFileSync(join(outdir, file))
