@@ -22,6 +22,13 @@ export const QUERY_CHANNELS = [
 export type QueryChannel = (typeof QUERY_CHANNELS)[number]
 
 /**
+ * Not a query: what a Navi starting with this home (the tray, `navi watch`, `navi serve`) asks of the one
+ * answering on the socket when that one is the background runtime a command started (cli/background.ts):
+ * to stop answering and exit, so that the Navi the user started answers. Every other runtime refuses it.
+ */
+export const STEP_ASIDE = 'runtime:step-aside'
+
+/**
  * Whether a running Navi runs a cycle before it answers, so that what changed before the question is in
  * the answer. Not for the suggestions (`navi status` asks for them right after the state, whose cycle
  * just ran), nor for a later page of the events (`before` the previous page's oldest): it lists what is

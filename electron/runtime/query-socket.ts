@@ -3,7 +3,8 @@
  * and `events` from the state it keeps, after one cycle that looks at everything again (cheap in a
  * running engine: its indexes, repositories and modules are warm). Only its owner can connect: the folder is 0700 and the socket 0600. Bounded: a few
  * connections at a time, a request of at most 64 KiB within 10 s, and a socket left by a Navi that died
- * is replaced, while one a live Navi answers on is left to it.
+ * is replaced, while one a live Navi answers on is left to it, unless that Navi is a background runtime a
+ * command started (cli/background.ts), which steps aside when asked (STEP_ASIDE).
  */
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
@@ -14,6 +15,7 @@ import {
   isQueryChannel,
   MAX_REQUEST_BYTES,
   QUERY_PROTOCOL,
+  STEP_ASIDE,
   type QueryAnswer,
   type QueryChannel,
 } from './query-protocol.ts'
@@ -28,12 +30,20 @@ export interface QuerySocketOptions {
   answer(channel: QueryChannel, input: unknown): Promise<IpcResult<unknown>>
   /** Told why the socket is not served (another Navi serves it, the folder is not writable…). */
   onError(message: string): void
+  /**
+   * Only for a runtime that gives the socket up when another Navi starts (cli/background.ts): called once
+   * that one's request to step aside has been answered.
+   */
+  stepAside?: () => void
 }
 
 const MAX_CONNECTIONS = 16
 const REQUEST_TIMEOUT_MS = 10_000
 /** How long a socket already there may take to answer a connection before it is taken for dead. */
 const PROBE_TIMEOUT_MS = 500
+/** How long a background runtime that agreed to step aside may take to stop answering. */
+const STEP_ASIDE_TIMEOUT_MS = 5_000
+const STEP_ASIDE_POLL_MS = 25
 
 /** Serves the socket at `opts.path`; null when it is not served (said through `onError`). */
 export async function openQuerySocket(opts: QuerySocketOptions): Promise<QuerySocket | null> {
@@ -85,9 +95,52 @@ async function claimPath(path: string): Promise<boolean> {
   const found = await lstat(path).catch(() => null)
   if (found === null) return true
   if (!found.isSocket()) throw new Error('something other than a socket is in its place')
-  if (await answers(path)) return false
-  await unlink(path)
+  if ((await answers(path)) && !(await steppedAside(path))) return false
+  await unlink(path).catch((error: NodeJS.ErrnoException) => {
+    // A runtime that stepped aside removed it on its way out.
+    if (error.code !== 'ENOENT') throw error
+  })
   return true
+}
+
+/**
+ * Asks the Navi answering at `path` to step aside; true once it agreed and stopped answering. Only a
+ * background runtime agrees (the tray, `navi watch` and `navi serve` refuse): the Navi the user started
+ * answers the commands, and the background one, which no one asked for, exits.
+ */
+async function steppedAside(path: string): Promise<boolean> {
+  if (!(await askStepAside(path))) return false
+  const deadline = Date.now() + STEP_ASIDE_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (!(await answers(path))) return true
+    await new Promise((resolve) => setTimeout(resolve, STEP_ASIDE_POLL_MS))
+  }
+  return false
+}
+
+function askStepAside(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path)
+    const chunks: Buffer[] = []
+    const done = (agreed: boolean) => {
+      socket.destroy()
+      resolve(agreed)
+    }
+    socket.setTimeout(PROBE_TIMEOUT_MS * 4, () => done(false))
+    socket.once('error', () => done(false))
+    socket.once('connect', () =>
+      socket.write(`${JSON.stringify({ v: QUERY_PROTOCOL, channel: STEP_ASIDE })}\n`),
+    )
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.once('end', () => {
+      try {
+        const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as QueryAnswer
+        done(answer.result.ok)
+      } catch {
+        done(false)
+      }
+    })
+  })
 }
 
 function answers(path: string): Promise<boolean> {
@@ -132,13 +185,28 @@ function serve(socket: Socket, opts: QuerySocketOptions): void {
     }
     asked = true
     const line = Buffer.concat(chunks).toString('utf8', 0, size - chunk.length + newline)
-    void answerLine(line, opts).then((answer) => {
-      socket.end(`${JSON.stringify(answer)}\n`)
+    void answerLine(line, opts).then(({ answer, stepAside }) => {
+      socket.end(`${JSON.stringify(answer)}\n`, () => {
+        if (stepAside) opts.stepAside?.()
+      })
     })
   })
 }
 
-async function answerLine(line: string, opts: QuerySocketOptions): Promise<QueryAnswer> {
+async function answerLine(
+  line: string,
+  opts: QuerySocketOptions,
+): Promise<{ answer: QueryAnswer; stepAside?: true }> {
+  const answer = await answerRequest(line, opts)
+  return answer === 'step aside'
+    ? { answer: { v: QUERY_PROTOCOL, result: { ok: true, data: null } }, stepAside: true }
+    : { answer }
+}
+
+async function answerRequest(
+  line: string,
+  opts: QuerySocketOptions,
+): Promise<QueryAnswer | 'step aside'> {
   const fail = (code: string, message: string): QueryAnswer => ({
     v: QUERY_PROTOCOL,
     result: { ok: false, error: { code, message } },
@@ -152,6 +220,8 @@ async function answerLine(line: string, opts: QuerySocketOptions): Promise<Query
   if (typeof request !== 'object' || request === null) return fail('bad_request', 'not a request')
   const { v, channel, input } = request as Record<string, unknown>
   if (v !== QUERY_PROTOCOL) return fail('bad_version', `protocol ${String(v)} is not served`)
+  if (channel === STEP_ASIDE)
+    return opts.stepAside ? 'step aside' : fail('refused', 'this Navi was started by its user')
   if (!isQueryChannel(channel)) return fail('unknown_channel', 'only read-only channels are served')
   try {
     return { v: QUERY_PROTOCOL, result: await opts.answer(channel, input) }
