@@ -17,7 +17,10 @@ export const LOAD_CLI_PART = Symbol.for('navi.cli.loadPart')
 export interface CodeCacheState {
   /** The CLI bundle's build (a hash of its code). */
   build: string
+  /** The cache file. */
   file: string
+  /** The CLI's file this state is about (navi-main.cjs, navi-engine.cjs). */
+  codeFile: string
   /**
    * used: read and accepted; absent: none yet (written at exit); rejected: made by another build or Node
    * (written anew); written: made this run; unwritable: could not be written (`error`); off: not used.

@@ -5,7 +5,7 @@
  */
 
 /** Commands that run until stopped: they parse the same shapes thousands of times. */
-const LONG_RUNNING = new Set(['watch', 'serve', 'run'])
+const LONG_RUNNING = new Set(['watch', 'serve', 'run', 'background'])
 
 /** The command of `args` (process.argv without node and the script): its first word that is no option. */
 export function commandOf(args: readonly string[]): string | undefined {

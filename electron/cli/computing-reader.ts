@@ -55,6 +55,13 @@ export async function computingReader<C extends QueryChannel>(
         .catch((error: unknown) => `cannot write them: ${(error as Error).message}`)
       traceAnswers(unkept === null ? 'kept for the next command' : `not kept: ${unkept}`)
     }
+    // The next command asks a background runtime instead of computing again (background.ts).
+    const idleMs = running.config.get().config.cli.backgroundIdleMs
+    const started = await import('./background.ts')
+      .then((background) => background.startBackground(paths, idleMs))
+      .catch((error: unknown) => `failed: ${(error as Error).message}`)
+    traceAnswers(`background runtime ${started}`)
+    if (started.startsWith('failed')) running.logger.scope('background').warn(started)
   }
   try {
     runtime = await createCliRuntime({ paths, mode: 'once', pm: false })

@@ -175,6 +175,7 @@ function runWithCodeCache(
   const path = join(here, codeFile)
   const state: CodeCacheState = {
     build: __NAVI_CLI_BUILD__,
+    codeFile: path,
     file: join(
       cacheDir,
       codeCacheFileName({

@@ -44,6 +44,8 @@ async function runCommand({ values, positionals }: CommandLine): Promise<number>
     // What only some commands need is loaded by those commands alone: a read-only command starts sooner.
     case 'watch':
       return watch(paths, values.json, !values['no-pm'])
+    case 'background':
+      return (await import('./background.ts')).backgroundCommand(paths)
     case 'brief':
       return (await import('./brief.ts')).briefCommand(paths, print)
     case 'ask': {

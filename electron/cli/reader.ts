@@ -37,6 +37,7 @@ export async function openReader<C extends QueryChannel>(
 ): Promise<{ reader: Reader; answer: IpcOutput<C> }> {
   const asked = await askRunningNavi(paths, first.channel, first.input)
   if (asked.ok) {
+    traceAnswers('from the running Navi')
     const remote: Reader = {
       async read(channel, input) {
         const next = await askRunningNavi(paths, channel, input)

@@ -35,6 +35,10 @@ export const USAGE = `usage: navi <command> [options]
   dismiss PROJECT "TITLE" [--snooze 1h]   hide an attention item or a suggestion (kept across restarts)
   memory list|restore [VERSION] [--json]   PM memory versions; restore without VERSION undoes the last run
 
+When status, sessions or events had to compute its answer, it starts \`navi background\`: a runtime
+that answers the next ones quickly and exits after cli.background (30m) without a question, or when
+the tray, navi watch or navi serve starts. Off with cli.background: 0, NAVI_BACKGROUND=0, or CI set.
+
 Environment: NAVI_HOME (~/.navi), CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex)`
 
 /** `navi`, `navi -h`, `navi --help` (no command named): answered from this module alone. */

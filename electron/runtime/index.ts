@@ -36,6 +36,7 @@ export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.
 export type { Engine } from '../engine/index.ts'
 export type { Pm } from '../pm/index.ts'
 export { loadExeca } from '../engine/adapters/execa-lazy.ts'
+export { writeSmallFileSafely } from '../engine/adapters/safe-write.ts'
 
 /** How often a live runtime checks that some Navi listens for answers (and listens itself if none). */
 const LISTENER_CHECK_MS = 5_000
@@ -68,6 +69,17 @@ export interface NaviRuntimeOptions {
   clock?: () => number
   /** Which face hosts this runtime, as the answer log names it. @default 'cli' */
   face?: AnswerFace
+  /**
+   * A live runtime no face shows (cli/background.ts): it serves the query socket only, and gives it up
+   * to a Navi the user starts. It does not listen for answers (Navi's hook would wait on it for answers
+   * no one can give) nor put its hook handler in place. @default false
+   */
+  background?: {
+    /** Told of every question the socket is asked. */
+    onQuery: () => void
+    /** Another Navi asked for the socket: it is closed; the runtime is to stop. */
+    onStepAside: () => void
+  }
 }
 
 export interface NaviRuntime {
@@ -90,6 +102,8 @@ export interface NaviRuntime {
   start(opts?: { force?: boolean }): Promise<EngineState>
   /** Everything that `start()` started, stopped in reverse order; waits for a PM run or cycle to settle. */
   stop(): Promise<void>
+  /** Whether this (live, started) runtime answers on the query socket: another Navi may already. */
+  servesQueries(): boolean
 }
 
 export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviRuntime> {
@@ -176,7 +190,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
   let listenTimer: ReturnType<typeof setInterval> | null = null
   const shutdown = async () => {
     if (listenTimer) clearInterval(listenTimer)
-    if (live && started) releaseListener(answersDir(paths.naviHome))
+    if (live && started && !opts.background) releaseListener(answersDir(paths.naviHome))
     await querySocket?.close()
     offConfig()
     hub.stop()
@@ -204,9 +218,18 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       import('./query-socket.ts'),
       import('./dispatch.ts'),
     ])
+    const { background } = opts
     return openQuerySocket({
       path,
+      ...(background && {
+        stepAside: () => {
+          const closing = querySocket
+          querySocket = null
+          void closing?.close().finally(background.onStepAside)
+        },
+      }),
       answer: async (channel, input) => {
+        background?.onQuery()
         // A cycle that starts now: whatever changed before the question is in the answer, even a
         // change a watcher has not told yet (repository watchers wait 75 ms for a burst to end: such a
         // repository is looked at). It reads what the watchers named, not every folder: at 2,000
@@ -266,8 +289,10 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       const state = await engine.start()
       await pm?.start()
       querySocket = await serveQueries()
-      await refreshHookHandler()
-      await listenForAnswers()
+      if (!opts.background) {
+        await refreshHookHandler()
+        await listenForAnswers()
+      }
       // Tasks a stopped Navi left behind: ended ones recorded, queued ones taken over.
       await tasks?.list().catch((error: unknown) => runtimeLog.warn(`tasks: ${errorText(error)}`))
       return state
@@ -276,5 +301,6 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       stopping ??= shutdown()
       return stopping
     },
+    servesQueries: () => querySocket !== null,
   }
 }

@@ -10,7 +10,16 @@ import type { Log } from '../../shared/log.ts'
 import { inertLine } from '../../shared/text.ts'
 
 /** The parts that log, each under its own name. */
-export type LogScope = 'engine' | 'pm' | 'tasks' | 'runtime' | 'settings' | 'serve' | 'tray' | 'cli'
+export type LogScope =
+  | 'engine'
+  | 'pm'
+  | 'tasks'
+  | 'runtime'
+  | 'settings'
+  | 'serve'
+  | 'tray'
+  | 'cli'
+  | 'background'
 
 export interface NaviLogger {
   /** Where the log is written. */

@@ -145,6 +145,20 @@ export const tasksSettingsSchema = lazySchema(() =>
     .strict(),
 )
 
+/** The `navi` command itself (electron/cli/). */
+export const cliSettingsSchema = lazySchema(() =>
+  z
+    .object({
+      /**
+       * A read-only command (`status`, `sessions`, `events`) that had to compute its answer starts a
+       * background runtime, which answers the next ones in a socket round trip and exits after this long
+       * without a question (electron/cli/background.ts). 0: none is started.
+       */
+      background: durationOrZeroSchema.default('30m'),
+    })
+    .strict(),
+)
+
 /** `$NAVI_HOME/config.yaml` as written by the user. */
 export const rawConfigSchema = lazySchema(() =>
   z
@@ -156,6 +170,7 @@ export const rawConfigSchema = lazySchema(() =>
       trouble: troubleSettingsSchema.default(troubleSettingsSchema.parse({})),
       answering: answeringSettingsSchema.default(answeringSettingsSchema.parse({})),
       tasks: tasksSettingsSchema.default(tasksSettingsSchema.parse({})),
+      cli: cliSettingsSchema.default(cliSettingsSchema.parse({})),
     })
     .strict(),
 )
@@ -171,6 +186,8 @@ export interface NaviConfig {
   /** Whole seconds, 1 to 600. */
   answering: { waitSeconds: number }
   tasks: TaskSettings
+  /** `backgroundIdleMs`: 0 when no background runtime is started. */
+  cli: { backgroundIdleMs: number }
 }
 
 export interface TaskSettings {

@@ -60,6 +60,8 @@ export function hermeticBaseEnv(source: NodeJS.ProcessEnv = process.env): Record
     if (value !== undefined && (keptVariables.includes(key) || key.startsWith('LC_')))
       env[key] = value
   }
+  // No test leaves a background runtime behind (cli-background.test.ts turns it on where it tests it).
+  env.NAVI_BACKGROUND = '0'
   return env
 }
 

@@ -27,6 +27,8 @@ export async function createNaviEnv(over: Partial<NaviEnv> = {}): Promise<NaviEn
     NAVI_HOME: over.NAVI_HOME ?? (await dir('navi-home-')),
     CLAUDE_CONFIG_DIR: over.CLAUDE_CONFIG_DIR ?? (await dir('navi-claude-')),
     CODEX_HOME: over.CODEX_HOME ?? (await dir('navi-codex-')),
+    // No test leaves a background runtime behind (cli-background.test.ts turns it on where it tests it).
+    NAVI_BACKGROUND: '0',
     ...over,
   } as NaviEnv
 }

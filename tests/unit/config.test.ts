@@ -60,6 +60,7 @@ describe('parseConfig', () => {
       trouble: defaultConfig().trouble,
       answering: defaultConfig().answering,
       tasks: defaultConfig().tasks,
+      cli: defaultConfig().cli,
     })
   })
 

@@ -9,6 +9,7 @@ import picomatch from 'picomatch'
 import {
   MIN_POLL_INTERVAL_MS,
   rawConfigSchema,
+  ZERO_DURATION,
   type NaviConfig,
   type RawConfig,
 } from '../../../shared/schemas/config.ts'
@@ -142,6 +143,12 @@ export function normalize(
           },
         ]),
       ),
+    },
+    cli: {
+      backgroundIdleMs:
+        raw.cli.background === 0 || ZERO_DURATION.test(String(raw.cli.background).trim())
+          ? 0
+          : duration(['cli', 'background'], raw.cli.background),
     },
     answering: {
       waitSeconds: Math.min(
