@@ -14,6 +14,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errorText } from '../../shared/log.ts'
+import type { DoctorCheck } from '../../shared/schemas/cli.ts'
 import { naviFiles, type EnginePaths } from '../runtime/paths.ts'
 import { querySocketPath } from '../runtime/query-protocol.ts'
 import { codeCacheState, ENGINE_CODE_CACHE_STATE } from './code-cache-state.ts'
@@ -195,4 +196,41 @@ function removeOwnPid(file: string): void {
     throw error
   }
   if (held === String(process.pid)) rmSync(file, { force: true })
+}
+
+/** `navi doctor`'s line: whether a background runtime answers now, or why none will be started. */
+export function backgroundCheck(
+  paths: EnginePaths,
+  idleMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): DoctorCheck {
+  const name = 'background runtime'
+  let pid = 0
+  try {
+    pid = Number(readFileSync(backgroundFiles(paths).pid, 'utf8').trim())
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  if (pid > 0 && processAlive(pid))
+    return { name, ok: true, detail: `answering the commands (pid ${String(pid)})`, fix: null }
+  const decision = backgroundDecision({
+    idleMs,
+    env,
+    socketPath: querySocketPath(paths),
+    built: codeCacheState() !== null,
+  })
+  const detail = decision.start
+    ? `not running: the next command that computes its answer starts one (exits after ${String(Math.round(idleMs / 60_000))} min idle)`
+    : `off: ${decision.why}`
+  return { name, ok: true, detail, fix: null }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    // ESRCH: gone; EPERM: another user's process under a reused pid, not ours.
+    return false
+  }
 }

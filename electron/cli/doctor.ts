@@ -7,6 +7,7 @@ import { naviFiles, type Engine, type EnginePaths } from '../runtime/index.ts'
 import { logFile, recentLogErrors } from '../runtime/logger.ts'
 import { testedRangeNote } from '../../shared/tested-cli-versions.ts'
 import { codeCacheCheck, codeCacheState, ENGINE_CODE_CACHE_STATE } from './code-cache-state.ts'
+import { backgroundCheck } from './background.ts'
 
 const BINARIES: { name: string; args: string[]; fix: string }[] = [
   {
@@ -36,7 +37,11 @@ const BINARIES: { name: string; args: string[]; fix: string }[] = [
   },
 ]
 
-export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<DoctorOutput> {
+export async function runDoctor(
+  paths: EnginePaths,
+  engine: Engine,
+  cli: { backgroundIdleMs: number } = { backgroundIdleMs: 0 },
+): Promise<DoctorOutput> {
   const checks: DoctorCheck[] = []
   const binaryChecks = await Promise.all(BINARIES.map((b) => checkBinary(b.name, b.args, b.fix)))
   checks.push(...binaryChecks)
@@ -64,6 +69,7 @@ export async function runDoctor(paths: EnginePaths, engine: Engine): Promise<Doc
   // The built CLI's engine side, which this command loaded (absent from the sources).
   const engineCache = codeCacheState(ENGINE_CODE_CACHE_STATE)
   if (engineCache) checks.push(codeCacheCheck(engineCache, 'cli engine cache'))
+  checks.push(backgroundCheck(paths, cli.backgroundIdleMs))
 
   try {
     const hooks = await hooksStatus(paths)

@@ -174,7 +174,9 @@ async function runCommand({ values, positionals }: CommandLine): Promise<number>
       const { runDoctor } = await import('./doctor.ts')
       const runtime = await createCliRuntime({ paths, mode: 'once', pm: false })
       try {
-        const report = await runDoctor(paths, runtime.engine)
+        const report = await runDoctor(paths, runtime.engine, {
+          backgroundIdleMs: runtime.config.get().config.cli.backgroundIdleMs,
+        })
         print(report, formatDoctor(report))
       } finally {
         await runtime.stop()

@@ -110,6 +110,12 @@ describe.skipIf(!existsSync(CORPUS_CLAUDE))(
       expect(alive(pid)).toBe(true)
       // Nobody can answer Navi's hook from it: it must not make the hook wait.
       expect(existsSync(join(env.NAVI_HOME, 'answers', 'listener'))).toBe(false)
+      const doctor = (await navi(['doctor', '--json'], env)).json as {
+        checks: Array<{ name: string; detail: string }>
+      }
+      expect(doctor.checks.find((c) => c.name === 'background runtime')?.detail).toBe(
+        `answering the commands (pid ${String(pid)})`,
+      )
 
       held.putBack()
       const asked = await navi(['sessions', '--json', '--all'], env)
@@ -169,6 +175,12 @@ describe.skipIf(!existsSync(CORPUS_CLAUDE))(
           )
         const run = await navi(['status'], env)
         expect(run.stderr).toContain(`background runtime not started: ${why}`)
+        const doctor = (await navi(['doctor', '--json'], env)).json as {
+          checks: Array<{ name: string; detail: string }>
+        }
+        expect(doctor.checks.find((c) => c.name === 'background runtime')?.detail).toBe(
+          `off: ${why}`,
+        )
         expect(existsSync(join(env.NAVI_HOME, 'run', 'background.starting'))).toBe(false)
       }
     })
