@@ -80,6 +80,7 @@ export async function startBackground(
     stdio: 'ignore',
     env,
   })
+  // Told after this command may have exited (no one to tell then): the mark goes, the next command retries.
   child.on('error', () => rmSync(starting, { force: true }))
   child.unref()
   return `started (pid ${String(child.pid)})`
@@ -139,14 +140,18 @@ export async function backgroundCommand(paths: EnginePaths): Promise<number> {
     const build = buildStamp()
     log.info(`answering the commands until idle (pid ${String(process.pid)})`)
     const check = () => {
-      const idleMs = runtime.config.get().config.cli.backgroundIdleMs
-      const why = reasonToStop({
-        idleForMs: Date.now() - lastQuery,
-        idleMs,
-        homeExists: existsSync(paths.naviHome),
-        buildChanged: build !== null && buildStamp() !== build,
-      })
-      if (why) stop(why)
+      try {
+        const why = reasonToStop({
+          idleForMs: Date.now() - lastQuery,
+          idleMs: runtime.config.get().config.cli.backgroundIdleMs,
+          homeExists: existsSync(paths.naviHome),
+          buildChanged: build !== null && buildStamp() !== build,
+        })
+        if (why) stop(why)
+      } catch (error) {
+        // A check that cannot be made (its build unreadable): no reason to stay.
+        stop(`cannot check whether to stay: ${errorText(error)}`)
+      }
     }
     const idleMs = runtime.config.get().config.cli.backgroundIdleMs
     timer = setInterval(check, Math.min(CHECK_EVERY_MAX_MS, Math.max(250, idleMs / 4)))
