@@ -9,7 +9,6 @@
  * Off where nobody types commands (CI set), with `NAVI_BACKGROUND=0` or `cli.background: 0`, and for the
  * CLI run from its sources. Part of the CLI's engine side.
  */
-import { spawn } from 'node:child_process'
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -75,7 +74,9 @@ export async function startBackground(
   const { starting } = backgroundFiles(paths)
   await mkdir(naviFiles(paths).runDir, { recursive: true, mode: 0o700 })
   if (!claimStart(starting)) return 'not started: a start is under way'
-  const child = spawn(process.execPath, [script, BACKGROUND_COMMAND], {
+  // Loaded only to start one: child_process brings net and its streams into every computing run.
+  const { childProcess } = await import('../runtime/index.ts')
+  const child = childProcess().spawn(process.execPath, [script, BACKGROUND_COMMAND], {
     detached: true,
     stdio: 'ignore',
     env,

@@ -36,6 +36,7 @@ export { naviFiles, resolvePaths, type EnginePaths } from '../engine/core/paths.
 export type { Engine } from '../engine/index.ts'
 export type { Pm } from '../pm/index.ts'
 export { loadExeca } from '../engine/adapters/execa-lazy.ts'
+export { childProcess } from '../engine/adapters/lazy-builtins.ts'
 export { writeSmallFileSafely } from '../engine/adapters/safe-write.ts'
 
 /** How often a live runtime checks that some Navi listens for answers (and listens itself if none). */

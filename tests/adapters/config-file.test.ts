@@ -56,6 +56,7 @@ describe('loadConfig', () => {
         trouble: defaultConfig().trouble,
         answering: defaultConfig().answering,
         tasks: defaultConfig().tasks,
+        cli: defaultConfig().cli,
       },
       errors: [],
       exists: true,
