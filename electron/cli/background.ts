@@ -18,6 +18,7 @@ import { naviFiles, type EnginePaths } from '../runtime/paths.ts'
 import { querySocketPath } from '../runtime/query-protocol.ts'
 import { codeCacheState, ENGINE_CODE_CACHE_STATE } from './code-cache-state.ts'
 import { createCliRuntime } from './cli-runtime.ts'
+import { childProcess, isPidAlive, writeSmallFileSafely } from '../runtime/index.ts'
 
 /** The hidden command a computing command starts (main.ts). */
 export const BACKGROUND_COMMAND = 'background'
@@ -74,8 +75,7 @@ export async function startBackground(
   const { starting } = backgroundFiles(paths)
   await mkdir(naviFiles(paths).runDir, { recursive: true, mode: 0o700 })
   if (!claimStart(starting)) return 'not started: a start is under way'
-  // Loaded only to start one: child_process brings net and its streams into every computing run.
-  const { childProcess } = await import('../runtime/index.ts')
+  // child_process (net and its streams with it) is loaded only to start one (lazy-builtins.ts).
   const child = childProcess().spawn(process.execPath, [script, BACKGROUND_COMMAND], {
     detached: true,
     stdio: 'ignore',
@@ -134,7 +134,6 @@ export async function backgroundCommand(paths: EnginePaths): Promise<number> {
       log.info('another Navi answers the commands; not staying')
       return 0
     }
-    const { writeSmallFileSafely } = await import('../runtime/index.ts')
     await writeSmallFileSafely(files.pid, `${String(process.pid)}\n`)
     // Serving: a command that finds the socket gone (this one exited) may start another.
     rmSync(files.starting, { force: true })
@@ -217,7 +216,7 @@ export function backgroundCheck(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  if (pid > 0 && processAlive(pid))
+  if (isPidAlive(pid))
     return { name, ok: true, detail: `answering the commands (pid ${String(pid)})`, fix: null }
   const decision = backgroundDecision({
     idleMs,
@@ -229,14 +228,4 @@ export function backgroundCheck(
     ? `not running: the next command that computes its answer starts one (exits after ${String(Math.round(idleMs / 60_000))} min idle)`
     : `off: ${decision.why}`
   return { name, ok: true, detail, fix: null }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    // ESRCH: gone; EPERM: another user's process under a reused pid, not ours.
-    return false
-  }
 }

@@ -37,6 +37,7 @@ export type { Engine } from '../engine/index.ts'
 export type { Pm } from '../pm/index.ts'
 export { loadExeca } from '../engine/adapters/execa-lazy.ts'
 export { childProcess } from '../engine/adapters/lazy-builtins.ts'
+export { isPidAlive } from '../engine/adapters/process.ts'
 export { writeSmallFileSafely } from '../engine/adapters/safe-write.ts'
 
 /** How often a live runtime checks that some Navi listens for answers (and listens itself if none). */
