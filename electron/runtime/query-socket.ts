@@ -41,6 +41,8 @@ const MAX_CONNECTIONS = 16
 const REQUEST_TIMEOUT_MS = 10_000
 /** How long a socket already there may take to answer a connection before it is taken for dead. */
 const PROBE_TIMEOUT_MS = 500
+/** How long a live socket may take to answer a request to step aside (it is busy serving, so longer than a probe). */
+const STEP_ASIDE_ASK_TIMEOUT_MS = 2_000
 /** How long a background runtime that agreed to step aside may take to stop answering. */
 const STEP_ASIDE_TIMEOUT_MS = 5_000
 const STEP_ASIDE_POLL_MS = 25
@@ -126,7 +128,7 @@ function askStepAside(path: string): Promise<boolean> {
       socket.destroy()
       resolve(agreed)
     }
-    socket.setTimeout(PROBE_TIMEOUT_MS * 4, () => done(false))
+    socket.setTimeout(STEP_ASIDE_ASK_TIMEOUT_MS, () => done(false))
     socket.once('error', () => done(false))
     socket.once('connect', () =>
       socket.write(`${JSON.stringify({ v: QUERY_PROTOCOL, channel: STEP_ASIDE })}\n`),
