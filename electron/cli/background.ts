@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { errorText } from '../../shared/log.ts'
 import type { DoctorCheck } from '../../shared/schemas/cli.ts'
 import { naviFiles, type EnginePaths } from '../runtime/paths.ts'
@@ -80,6 +80,9 @@ export async function startBackground(
     detached: true,
     stdio: 'ignore',
     env,
+    // Not the command's folder, which it would hold for half an hour (an unmount, a removed worktree):
+    // its home, unless a path given relative to the command's folder needs that folder.
+    cwd: Object.values(paths).every((path) => isAbsolute(path)) ? paths.naviHome : process.cwd(),
   })
   // Told after this command may have exited (no one to tell then): the mark goes, the next command retries.
   child.on('error', () => rmSync(starting, { force: true }))

@@ -10,6 +10,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
 } from 'node:fs'
@@ -108,6 +110,9 @@ describe.skipIf(!existsSync(CORPUS_CLAUDE))(
       expect(first.stderr).toContain('background runtime started')
       const pid = await servingPid(env)
       expect(alive(pid)).toBe(true)
+      // It holds its home as its folder, not the folder the command ran in (Linux shows it in /proc).
+      if (existsSync('/proc/self/cwd'))
+        expect(readlinkSync(`/proc/${String(pid)}/cwd`)).toBe(realpathSync(env.NAVI_HOME))
       // Nobody can answer Navi's hook from it: it must not make the hook wait.
       expect(existsSync(join(env.NAVI_HOME, 'answers', 'listener'))).toBe(false)
       const doctor = (await navi(['doctor', '--json'], env)).json as {
