@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPidAlive as alive } from '../../electron/engine/adapters/process.ts'
 import { CORPUS_CLAUDE } from '../support/corpus-dir.ts'
 import { createNaviEnv, runNavi, startNaviWatch, type NaviEnv } from '../support/navi-cli.ts'
 import { bundleNaviForTest } from '../support/node-bundle.ts'
@@ -39,15 +40,6 @@ afterAll(() => {
     for (const dir of [env.NAVI_HOME, env.CLAUDE_CONFIG_DIR, env.CODEX_HOME])
       rmSync(dir, { recursive: true, force: true })
 })
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function backgroundEnv(over: Record<string, string> = {}): Promise<NaviEnv> {
   // No tmux server to ask; the background runtime on, as a user has it.
