@@ -21,8 +21,7 @@ import { createPushHub, type PushHub } from './push-hub.ts'
 import { createSettingsFileStore, type SettingsStore } from './settings-store.ts'
 import { createLogger, type NaviLogger } from './logger.ts'
 import { checkTools } from './tools.ts'
-import { querySocketPath, refreshesBefore } from './query-protocol.ts'
-import type { QuerySocket } from './query-socket.ts'
+import { createQueryServing } from './query-serving.ts'
 import {
   answersDir,
   claimListener,
@@ -40,7 +39,10 @@ export { childProcess } from '../engine/adapters/lazy-builtins.ts'
 export { isPidAlive } from '../engine/adapters/process.ts'
 export { writeSmallFileSafely } from '../engine/adapters/safe-write.ts'
 
-/** How often a live runtime checks that some Navi listens for answers (and listens itself if none). */
+/**
+ * How often a live runtime checks that some Navi listens for answers and answers the commands (and does
+ * so itself if none does).
+ */
 const LISTENER_CHECK_MS = 5_000
 
 export interface NaviRuntimeOptions {
@@ -188,12 +190,21 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
 
   let started = false
   let stopping: Promise<void> | null = null
-  let querySocket: QuerySocket | null = null
+  const queries = live
+    ? createQueryServing({
+        paths,
+        engine,
+        handlers,
+        log: runtimeLog,
+        retryMs: LISTENER_CHECK_MS,
+        ...(opts.background && { background: opts.background }),
+      })
+    : null
   let listenTimer: ReturnType<typeof setInterval> | null = null
   const shutdown = async () => {
     if (listenTimer) clearInterval(listenTimer)
     if (live && started && !opts.background) releaseListener(answersDir(paths.naviHome))
-    await querySocket?.close()
+    await queries?.close()
     offConfig()
     hub.stop()
     await tasks?.stop()
@@ -203,44 +214,6 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
     settings.dispose()
     // An entry made while stopping (or just before) is on disk before the caller goes on.
     await logger.flush()
-  }
-
-  /** `navi status`, `sessions` and `events` ask this runtime instead of reading everything again. */
-  const serveQueries = async (): Promise<QuerySocket | null> => {
-    const path = querySocketPath(paths)
-    if (path === null) {
-      runtimeLog.info(
-        `${paths.naviHome}: too deep a path for a socket; commands compute their answers`,
-      )
-      return null
-    }
-    // Loaded by a live runtime alone: checking every call against the whole contract builds every
-    // schema of it, which a read-only command (a `once` runtime) never needs.
-    const [{ openQuerySocket }, { dispatchCall }] = await Promise.all([
-      import('./query-socket.ts'),
-      import('./dispatch.ts'),
-    ])
-    const { background } = opts
-    return openQuerySocket({
-      path,
-      ...(background && {
-        stepAside: () => {
-          const closing = querySocket
-          querySocket = null
-          void closing?.close().finally(background.onStepAside)
-        },
-      }),
-      answer: async (channel, input) => {
-        background?.onQuery()
-        // A cycle that starts now: whatever changed before the question is in the answer, even a
-        // change a watcher has not told yet (repository watchers wait 75 ms for a burst to end: such a
-        // repository is looked at). It reads what the watchers named, not every folder: at 2,000
-        // sessions in 200 repositories that is a watcher's cycle, not 40 ms of stats.
-        if (refreshesBefore(channel, input)) await engine.refresh({ force: false, watched: true })
-        return dispatchCall(handlers, channel, input)
-      },
-      onError: (message) => runtimeLog.info(message),
-    })
   }
 
   /** A Navi that ships a newer hook handler puts it in place of the installed copy (hooks.ts). */
@@ -290,7 +263,7 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       if (!live) return engine.refresh({ force: startOpts.force ?? false })
       const state = await engine.start()
       await pm?.start()
-      querySocket = await serveQueries()
+      await queries?.start()
       if (!opts.background) {
         await refreshHookHandler()
         await listenForAnswers()
@@ -303,6 +276,6 @@ export async function createNaviRuntime(opts: NaviRuntimeOptions): Promise<NaviR
       stopping ??= shutdown()
       return stopping
     },
-    servesQueries: () => querySocket !== null,
+    servesQueries: () => queries?.serves() ?? false,
   }
 }
