@@ -12,9 +12,12 @@
  * command after a pause (the event log's prune due), and while an agent works (a 1 KiB prompt appended to
  * its session just before), computed and, as users have it, answered by the background runtime the first
  * computing command started (electron/cli/background.ts; every other row runs with NAVI_BACKGROUND=0).
+ * What that runtime costs while nobody asks it anything is sampled after its rounds, in two windows of
+ * `--idle-seconds` (60): the first holds the tail of the agent's writes, the second is idle. CPU of one
+ * core (utime + stime from /proc, with its children), resident memory, and any process it spawned.
  *
- * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N]`
- * --quick: 100 MiB / 100 sessions, 7 runs. Writes bench/results/cli-latency.json.
+ * `node bin/run-ts.mjs bench/cli-latency.ts [--quick] [--keep] [--runs N] [--idle-seconds S]`
+ * --quick: 100 MiB / 100 sessions, 7 runs, 5 s idle. Writes bench/results/cli-latency.json.
  */
 import { spawn } from 'node:child_process'
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -34,8 +37,10 @@ import {
   percentile,
   printTable,
   round,
+  sleep,
   writeResult,
 } from './lib/report.ts'
+import { cpuTicks, processTree, residentMb, ticksToMs } from './lib/process-stats.ts'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 /** Where bin/navi.cjs finds the bundle (`npm run build:cli` writes the same). */
@@ -145,6 +150,62 @@ async function backgroundPid(home: string): Promise<number> {
   throw new Error('the background runtime never served')
 }
 
+interface IdleSample {
+  seconds: number
+  cpuMs: number
+  cpuPercent: number
+  rssMb: number | null
+  /** The most processes below it seen at one poll (git, a shell…); 0 expected. */
+  childProcesses: number
+  /** CPU ms of each second sampled: a timer's cycle or a collection stands out. */
+  perSecondCpuMs: number[]
+}
+
+/** CPU (its tree's utime + stime), resident memory and children of `pid`, polled each second. */
+async function sampleIdle(pid: number, seconds: number): Promise<IdleSample> {
+  // A child gone between the listing and its read: its CPU shows in its parent's once reaped.
+  const ticksOf = (p: number) => {
+    try {
+      return cpuTicks(p)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      throw error
+    }
+  }
+  const treeTicks = () => processTree(pid).reduce((sum, p) => sum + ticksOf(p), 0)
+  const started = performance.now()
+  const ticks0 = treeTicks()
+  let last = ticks0
+  let childProcesses = 0
+  const perSecondCpuMs: number[] = []
+  for (let s = 0; s < seconds; s++) {
+    await sleep(1000)
+    const now = treeTicks()
+    perSecondCpuMs.push(ticksToMs(now - last))
+    last = now
+    childProcesses = Math.max(childProcesses, processTree(pid).length - 1)
+  }
+  const cpuMs = ticksToMs(last - ticks0)
+  const wallMs = performance.now() - started
+  const rss = residentMb(pid)
+  return {
+    seconds: round(wallMs / 1000, 1),
+    cpuMs: round(cpuMs, 0),
+    cpuPercent: round((cpuMs / wallMs) * 100, 2),
+    rssMb: rss === null ? null : round(rss, 0),
+    childProcesses,
+    perSecondCpuMs,
+  }
+}
+
+const idleRow = (window: string, sample: IdleSample) => [
+  window,
+  sample.cpuPercent,
+  sample.cpuMs,
+  sample.rssMb ?? '-',
+  sample.childProcesses,
+]
+
 /** SIGTERM, then waits (bounded) until the process is gone. */
 async function stopProcess(pid: number): Promise<void> {
   const alive = () => {
@@ -160,7 +221,12 @@ async function stopProcess(pid: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100))
 }
 
-export async function benchCliLatency(opts: { quick: boolean; keep: boolean; runs: number }) {
+export async function benchCliLatency(opts: {
+  quick: boolean
+  keep: boolean
+  runs: number
+  idleSeconds: number
+}) {
   const megabytes = opts.quick ? 100 : 1024
   const sessions = opts.quick ? 100 : 500
   const root = join(tmpdir(), `navi-bench-corpus-${megabytes}m-${sessions}s`)
@@ -270,6 +336,7 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
     await timeRun([cli, 'status'], withBackground)
     const background = await backgroundPid(home)
     let served: Timed[]
+    let backgroundIdle: { afterRounds: IdleSample; idle: IdleSample }
     try {
       served = await measureRounds(
         [
@@ -283,6 +350,13 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
         withBackground,
         opts.runs,
       )
+      console.log(`sampling the background runtime idle for ${opts.idleSeconds} s…`)
+      // Two windows: the first holds the agent's tail (its session going quiet, the index and the
+      // snapshot written after the last append); the second is the runtime with nothing to do.
+      backgroundIdle = {
+        afterRounds: await sampleIdle(background, opts.idleSeconds),
+        idle: await sampleIdle(background, opts.idleSeconds),
+      }
     } finally {
       await stopProcess(background)
     }
@@ -326,12 +400,21 @@ export async function benchCliLatency(opts: { quick: boolean; keep: boolean; run
       ['mode', 'command', 'p50 ms', 'p95 ms', 'x bare node', 'target met'],
       rows,
     )
+    printTable(
+      `The background runtime after its rounds, nobody asking, ${opts.idleSeconds} s each (navi watch's idle target: <= 0.3 % of a core, 0 processes)`,
+      ['window', 'CPU % of one core', 'CPU ms', 'RSS MB at its end', 'processes spawned'],
+      [
+        idleRow('first (the agent just stopped)', backgroundIdle.afterRounds),
+        idleRow('second (idle)', backgroundIdle.idle),
+      ],
+    )
     return {
       corpus: { megabytes, sessions },
       events: EVENTS,
       runs: opts.runs,
       coldIndexMs: round(coldMs),
       results,
+      backgroundIdle,
     }
   } finally {
     if (activeDir) await rm(activeDir, { recursive: true, force: true })
@@ -347,6 +430,7 @@ if (isMain(import.meta.url)) {
     quick,
     keep: hasFlag(args, '--keep'),
     runs: numberOption(args, 'runs', quick ? 7 : 15),
+    idleSeconds: numberOption(args, 'idle-seconds', quick ? 5 : 60),
   })
   await writeResult('cli-latency', result)
 }
