@@ -102,24 +102,8 @@ export function formatSessions(
 
 /** The shared wording (shared/event-text.ts), re-exported for the CLI's callers. */
 export { describeEvent }
-
-export function formatEvents(events: readonly EngineEvent[]): string {
-  if (events.length === 0) return 'No events.'
-  // A day of events is 2,000 rows: the table made each of their 6,000 cells inert again. The time is
-  // ours and the project comes out of clip inert; the description is made inert once more (it joins
-  // inert pieces, and an empty one leaves two spaces the table collapses). The same text as table().
-  const times = events.map((e) => shortTime(e.timestamp))
-  const projects = events.map((e) => clip(e.project, 30))
-  let timeWidth = 0
-  let projectWidth = 0
-  for (const time of times) timeWidth = Math.max(timeWidth, time.length)
-  for (const project of projects) projectWidth = Math.max(projectWidth, project.length)
-  return events
-    .map((e, i) =>
-      `${(times[i] ?? '').padEnd(timeWidth)}  ${(projects[i] ?? '').padEnd(projectWidth)}  ${inertLine(describeEvent(e))}`.trimEnd(),
-    )
-    .join('\n')
-}
+/** The events as lines (shared/events-text.ts: a running Navi writes them too). */
+export { formatEvents } from '../../shared/events-text.ts'
 
 /** One event as `navi watch` prints it: time of day with seconds, project, what happened. */
 export function formatEventLine(e: EngineEvent): string {
@@ -150,14 +134,6 @@ export function formatDoctor(report: DoctorOutput): string {
   return lines.join('\n')
 }
 
-function shortTime(iso: string): string {
-  const d = new Date(iso)
-  // The local time once (each local getter looks the zone up again: 2,000 events were 3.5 ms), read
-  // with the UTC getters.
-  const local = new Date(d.getTime() - d.getTimezoneOffset() * 60_000)
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}`
-}
 
 function compactNumber(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`

@@ -8,8 +8,8 @@ import { parseDuration } from '../../shared/duration.ts'
 import type { CommandLine } from './command-line.ts'
 import type { ReadCommand } from './command-kind.ts'
 import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
-import { allEvents, openReader, readOnce } from './reader.ts'
-import { printErr, printerFor } from './output.ts'
+import { allEvents, eventsTextOfRunningNavi, openReader, readOnce } from './reader.ts'
+import { printErr, printerFor, printOut } from './output.ts'
 import {
   clip,
   formatEvents,
@@ -56,7 +56,14 @@ export async function runReadCommand({ values, positionals }: CommandLine): Prom
         return 2
       }
       const since = sinceMs === null ? undefined : new Date(Date.now() - sinceMs).toISOString()
-      const events = await allEvents(paths, { since, project: values.project })
+      const query = { since, project: values.project }
+      // Printed as text, a day of events is cheaper written by a running Navi (shared/events-text.ts).
+      const lines = values.json ? null : await eventsTextOfRunningNavi(paths, query)
+      if (lines !== null) {
+        printOut(lines)
+        return 0
+      }
+      const events = await allEvents(paths, query)
       print({ events }, formatEvents(events))
       return 0
     }

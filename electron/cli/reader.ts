@@ -6,13 +6,14 @@ import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { IpcOutput } from '../../shared/ipc-contract.ts'
 import type { NaviRuntime } from '../runtime/index.ts'
 import type { EnginePaths } from '../runtime/paths.ts'
-import { askRunningNavi } from '../runtime/query-client.ts'
+import { askRunningNavi, askRunningNaviForText } from '../runtime/query-client.ts'
 import type { QueryChannel } from '../runtime/query-protocol.ts'
 import { printErr } from './output.ts'
 import { codeCacheState } from './code-cache-state.ts'
 import { answerKey, answersFile, freshAnswers } from '../runtime/answer-cache/answer-cache.ts'
 import { naviFiles } from '../runtime/paths.ts'
 import { EVENTS_PAGE_MAX } from '../../shared/events-page-size.ts'
+import { eventsTextIn } from '../../shared/events-text.ts'
 
 /** Answers read-only channels, from a running Navi or from a runtime of this process. */
 export interface Reader {
@@ -141,17 +142,38 @@ export async function readOnce<C extends QueryChannel>(
   return answer
 }
 
-/** Every page of `events:list`, newest first: one page, unless the log holds more than a busy day. */
-export async function allEvents(
+type EventsQuery = { since: string | undefined; project: string | undefined }
+
+const eventsPageInput = (query: EventsQuery, before: string | undefined) => ({
+  limit: EVENTS_PAGE_MAX,
+  ...(before ? { before } : {}),
+  ...(query.since ? { since: query.since } : {}),
+  ...(query.project ? { project: query.project } : {}),
+})
+
+/**
+ * `navi events`' lines as the running Navi writes them (shared/events-text.ts), or null: none runs, it
+ * writes other lines (another build's, another time zone's), or the events take more than one page.
+ * Then the command reads the events (allEvents) and writes the lines itself.
+ */
+export async function eventsTextOfRunningNavi(
   paths: EnginePaths,
-  query: { since: string | undefined; project: string | undefined },
-): Promise<EngineEvent[]> {
-  const pageInput = (before: string | undefined) => ({
-    limit: EVENTS_PAGE_MAX,
-    ...(before ? { before } : {}),
-    ...(query.since ? { since: query.since } : {}),
-    ...(query.project ? { project: query.project } : {}),
-  })
+  query: EventsQuery,
+): Promise<string | null> {
+  const asked = await askRunningNaviForText(
+    paths,
+    'events:list',
+    eventsPageInput(query, undefined),
+    eventsTextIn(process.env.TZ ?? null),
+  )
+  if (!asked.ok || !('text' in asked)) return null
+  traceAnswers('from the running Navi, as its lines')
+  return asked.text
+}
+
+/** Every page of `events:list`, newest first: one page, unless the log holds more than a busy day. */
+export async function allEvents(paths: EnginePaths, query: EventsQuery): Promise<EngineEvent[]> {
+  const pageInput = (before: string | undefined) => eventsPageInput(query, before)
   const opened = await openReader(paths, {
     channel: 'events:list',
     input: pageInput(undefined),

@@ -18,6 +18,9 @@ export type NoAnswer = { reason: 'absent' } | { reason: 'failed'; message: strin
 export type Asked<C extends QueryChannel> =
   { ok: true; data: IpcOutput<C> } | ({ ok: false } & NoAnswer)
 
+/** Asked for the lines and given them (QueryRequest.text), or else as `Asked`. */
+export type AskedForText<C extends QueryChannel> = Asked<C> | { ok: true; text: string }
+
 /** Asks the Navi running with this home for `channel`; says why not when it cannot. */
 export function askRunningNavi<C extends QueryChannel>(
   paths: EnginePaths,
@@ -25,6 +28,30 @@ export function askRunningNavi<C extends QueryChannel>(
   input: unknown,
   timeoutMs = ANSWER_TIMEOUT_MS,
 ): Promise<Asked<C>> {
+  // Not asked for text: given none.
+  return ask(paths, channel, input, timeoutMs, undefined) as Promise<Asked<C>>
+}
+
+/**
+ * As `askRunningNavi`, asking for the lines the command prints (`wanted`: which ones, QueryRequest.text);
+ * a Navi that does not write them answers the data.
+ */
+export function askRunningNaviForText<C extends QueryChannel>(
+  paths: EnginePaths,
+  channel: C,
+  input: unknown,
+  wanted: unknown,
+): Promise<AskedForText<C>> {
+  return ask(paths, channel, input, ANSWER_TIMEOUT_MS, wanted)
+}
+
+function ask<C extends QueryChannel>(
+  paths: EnginePaths,
+  channel: C,
+  input: unknown,
+  timeoutMs: number,
+  text: unknown,
+): Promise<AskedForText<C>> {
   const path = querySocketPath(paths)
   if (path === null) return Promise.resolve({ ok: false, reason: 'absent' })
   // `node:net` (and the streams under it) only when a socket is there to ask: with no Navi running, the
@@ -36,7 +63,7 @@ export function askRunningNavi<C extends QueryChannel>(
     const socket = createConnection(path)
     const chunks: Buffer[] = []
     let settled = false
-    const finish = (asked: Asked<C>) => {
+    const finish = (asked: AskedForText<C>) => {
       if (settled) return
       settled = true
       socket.destroy()
@@ -51,7 +78,8 @@ export function askRunningNavi<C extends QueryChannel>(
       else failed(error.message)
     })
     socket.on('connect', () => {
-      socket.write(`${JSON.stringify({ v: QUERY_PROTOCOL, channel, input })}\n`)
+      const request = text === undefined ? { channel, input } : { channel, input, text }
+      socket.write(`${JSON.stringify({ v: QUERY_PROTOCOL, ...request })}\n`)
     })
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('end', () => {
@@ -61,14 +89,16 @@ export function askRunningNavi<C extends QueryChannel>(
       } catch {
         return failed('its answer is not JSON')
       }
-      const { v, result } = (answer ?? {}) as {
+      const { v, result, text: lines } = (answer ?? {}) as {
         v?: unknown
         result?: { ok?: unknown; data?: unknown; error?: { message?: unknown } }
+        text?: unknown
       }
       if (v !== QUERY_PROTOCOL)
         return failed(`it speaks protocol ${String(v)}, not ${QUERY_PROTOCOL}`)
       if (result?.ok !== true)
         return failed(String(result?.error?.message ?? 'it could not answer'))
+      if (text !== undefined && typeof lines === 'string') return finish({ ok: true, text: lines })
       finish({ ok: true, data: result.data as IpcOutput<C> })
     })
   })

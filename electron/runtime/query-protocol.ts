@@ -46,11 +46,19 @@ export interface QueryRequest {
   v: typeof QUERY_PROTOCOL
   channel: QueryChannel
   input: unknown
+  /**
+   * The answer as the lines the command prints, when the Navi asked writes these lines (which lines:
+   * shared/events-text.ts, `events:list` only). Otherwise, or when the answer does not fit one such
+   * text (more pages), it is the data, as without.
+   */
+  text?: unknown
 }
 
 export interface QueryAnswer {
   v: typeof QUERY_PROTOCOL
+  /** With `text`, `{ ok: true, data: null }`: the answer is the text. */
   result: IpcResult<unknown>
+  text?: string
 }
 
 /** A request line longer than this is not one of ours: the connection is closed. */

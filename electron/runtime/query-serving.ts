@@ -6,6 +6,8 @@
  */
 import type { ContractHandlers } from '../../shared/ipc-contract.ts'
 import { errorText } from '../../shared/log.ts'
+import { formatEvents, writesEventsText } from '../../shared/events-text.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
 import type { EnginePaths } from '../engine/core/paths.ts'
 import type { Engine } from '../engine/index.ts'
 import { querySocketPath, refreshesBefore } from './query-protocol.ts'
@@ -66,6 +68,7 @@ export function createQueryServing(opts: QueryServingOptions): QueryServing {
         if (refreshesBefore(channel, input)) await engine.refresh({ force: false, watched: true })
         return dispatchCall(handlers, channel, input)
       },
+      asText: eventsAsText,
       onError: (message) => {
         if (message !== problem) log.info(message)
         problem = message
@@ -108,4 +111,14 @@ export function createQueryServing(opts: QueryServingOptions): QueryServing {
       socket = null
     },
   }
+}
+
+/**
+ * `navi events`' lines for a page of `events:list`, when the command asked for the lines this Navi
+ * writes and the page is the whole answer (a second page would have to be laid out with the first).
+ */
+function eventsAsText(channel: string, data: unknown, wanted: unknown): string | null {
+  if (channel !== 'events:list' || !writesEventsText(wanted, process.env.TZ ?? null)) return null
+  const page = data as { events: readonly EngineEvent[]; has_more: boolean }
+  return page.has_more ? null : formatEvents(page.events)
 }

@@ -28,6 +28,11 @@ export interface QuerySocket {
 export interface QuerySocketOptions {
   path: string
   answer(channel: QueryChannel, input: unknown): Promise<IpcResult<unknown>>
+  /**
+   * The lines a command prints for `data`, the answer to `channel`, when a request asks for them as
+   * `wanted` (QueryRequest.text) and this Navi writes them; null: the data is answered.
+   */
+  asText?: (channel: QueryChannel, data: unknown, wanted: unknown) => string | null
   /** Told why the socket is not served (another Navi serves it, the folder is not writable…). */
   onError(message: string): void
   /**
@@ -220,13 +225,18 @@ async function answerRequest(
     return fail('bad_request', 'not a JSON line')
   }
   if (typeof request !== 'object' || request === null) return fail('bad_request', 'not a request')
-  const { v, channel, input } = request as Record<string, unknown>
+  const { v, channel, input, text } = request as Record<string, unknown>
   if (v !== QUERY_PROTOCOL) return fail('bad_version', `protocol ${String(v)} is not served`)
   if (channel === STEP_ASIDE)
     return opts.stepAside ? 'step aside' : fail('refused', 'this Navi was started by its user')
   if (!isQueryChannel(channel)) return fail('unknown_channel', 'only read-only channels are served')
   try {
-    return { v: QUERY_PROTOCOL, result: await opts.answer(channel, input) }
+    const result = await opts.answer(channel, input)
+    const lines =
+      text !== undefined && result.ok ? (opts.asText?.(channel, result.data, text) ?? null) : null
+    return lines === null
+      ? { v: QUERY_PROTOCOL, result }
+      : { v: QUERY_PROTOCOL, result: { ok: true, data: null }, text: lines }
   } catch (error) {
     return fail('failed', errorText(error))
   }

@@ -3,7 +3,7 @@ import { lstat, mkdir, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { askRunningNavi } from '../../electron/runtime/query-client.ts'
+import { askRunningNavi, askRunningNaviForText } from '../../electron/runtime/query-client.ts'
 import { querySocketPath, type QueryChannel } from '../../electron/runtime/query-protocol.ts'
 import { openQuerySocket, type QuerySocket } from '../../electron/runtime/query-socket.ts'
 import type { IpcResult } from '../../shared/ipc-contract.ts'
@@ -21,11 +21,17 @@ async function serve(
     channel,
     input,
   ) => ({ ok: true, data: { channel, input } }),
+  asText?: (channel: QueryChannel, data: unknown, wanted: unknown) => string | null,
 ) {
   const path = querySocketPath(temp.paths)
   if (path === null) throw new Error('temp path too long for a socket')
   const problems: string[] = []
-  const socket = await openQuerySocket({ path, answer, onError: (m) => problems.push(m) })
+  const socket = await openQuerySocket({
+    path,
+    answer,
+    onError: (m) => problems.push(m),
+    ...(asText && { asText }),
+  })
   if (socket) open.push(socket)
   return { path, socket, problems }
 }
@@ -64,6 +70,26 @@ describe('the query socket of a running Navi', () => {
     expect(version.result.ok).toBe(false)
     const garbage = answer(await raw(path, 'not json\n'))
     expect(garbage.result.ok).toBe(false)
+  })
+
+  it('answers the lines a command prints when it asks for them and they are written, else the data', async () => {
+    const told: unknown[] = []
+    await serve(undefined, (channel, data, wanted) => {
+      told.push({ channel, data, wanted })
+      return (wanted as { zone?: string }).zone === 'here' ? `lines of ${channel}` : null
+    })
+    const data = { channel: 'events:list', input: { limit: 5 } }
+    expect(
+      await askRunningNaviForText(temp.paths, 'events:list', { limit: 5 }, { zone: 'here' }),
+    ).toEqual({ ok: true, text: 'lines of events:list' })
+    expect(told).toEqual([{ channel: 'events:list', data, wanted: { zone: 'here' } }])
+    // Lines it does not write: the data.
+    expect(
+      await askRunningNaviForText(temp.paths, 'events:list', { limit: 5 }, { zone: 'there' }),
+    ).toEqual({ ok: true, data })
+    // Not asked for lines: never given them, and the writer is not asked.
+    expect(await askRunningNavi(temp.paths, 'events:list', { limit: 5 })).toEqual({ ok: true, data })
+    expect(told).toHaveLength(2)
   })
 
   it('closes a connection whose request line never ends', async () => {

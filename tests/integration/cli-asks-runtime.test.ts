@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatEvents } from '../../shared/events-text.ts'
 import { sessionsOutputSchema } from '../../shared/schemas/cli.ts'
+import type { EngineEvent } from '../../shared/schemas/event.ts'
 import { engineStateSchema, type EngineState } from '../../shared/schemas/state.ts'
 import {
   createClaudeEnv,
@@ -70,6 +72,45 @@ async function status(): Promise<EngineState> {
   return engineStateSchema.parse(run.json)
 }
 
+/** `fn` run with the time zone `zone` (unset: the machine's), as a command given that TZ runs. */
+function inZone<T>(zone: string | undefined, fn: () => T): T {
+  const before = process.env.TZ
+  const set = (value: string | undefined) => {
+    if (value === undefined) delete process.env.TZ
+    else process.env.TZ = value
+  }
+  set(zone)
+  try {
+    return fn()
+  } finally {
+    set(before)
+  }
+}
+
+/**
+ * `navi events` prints what `formatEvents` writes of `navi events --json`'s events in the command's zone,
+ * as the running Navi's lines or not; asked again should an event come between the two commands.
+ */
+async function expectEventsText(env: NaviEnv & { TZ?: string }, itsLines: boolean): Promise<void> {
+  let last = ''
+  await waitUntil(
+    async () => {
+      const asText = await runNavi(['events'], { ...env, NAVI_ANSWER_CACHE_TRACE: '1' })
+      expect(asText.exitCode, asText.stderr).toBe(0)
+      expect(asText.stderr.includes('from the running Navi, as its lines')).toBe(itsLines)
+      expect(asText.stderr).toContain('from the running Navi')
+      const { events } = (await runNavi(['events', '--json'], env)).json as { events: EngineEvent[] }
+      expect(events.length).toBeGreaterThan(0)
+      const written = inZone(env.TZ, () => formatEvents(events))
+      last = `${asText.stdout}\n--- written here ---\n${written}`
+      return asText.stdout === written
+    },
+    30_000,
+    () => `the same lines, last:\n${last}`,
+    500,
+  )
+}
+
 describe('read-only commands and a running Navi', () => {
   it('answer the same from the running Navi as computed here, and see a commit made just before', async () => {
     const here = await status()
@@ -98,6 +139,10 @@ describe('read-only commands and a running Navi', () => {
       expect(after.projects[0]?.git?.recent_commits[0]?.subject).toBe('docs: a note')
       const events = await runNavi(['events', '--json'], naviEnv)
       expect(JSON.stringify(events.json)).toContain(sha)
+      // As text: the lines the running Navi writes, the same as written here from its events; a
+      // command in another time zone writes its own, in its zone.
+      await expectEventsText(naviEnv, true)
+      await expectEventsText({ ...naviEnv, TZ: 'Pacific/Kiritimati' }, false)
 
       // A session that ran just before the question (its transcript written, claude gone) is in the
       // answer too: the running Navi reads what its watchers told before answering.
