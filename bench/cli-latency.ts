@@ -37,10 +37,9 @@ import {
   percentile,
   printTable,
   round,
-  sleep,
   writeResult,
 } from './lib/report.ts'
-import { cpuTicks, processTree, residentMb, ticksToMs } from './lib/process-stats.ts'
+import { sampleProcessCpu } from './lib/process-stats.ts'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 /** Where bin/navi.cjs finds the bundle (`npm run build:cli` writes the same). */
@@ -163,37 +162,16 @@ interface IdleSample {
 
 /** CPU (its tree's utime + stime), resident memory and children of `pid`, polled each second. */
 async function sampleIdle(pid: number, seconds: number): Promise<IdleSample> {
-  // A child gone between the listing and its read: its CPU shows in its parent's once reaped.
-  const ticksOf = (p: number) => {
-    try {
-      return cpuTicks(p)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
-      throw error
-    }
-  }
-  const treeTicks = () => processTree(pid).reduce((sum, p) => sum + ticksOf(p), 0)
-  const started = performance.now()
-  const ticks0 = treeTicks()
-  let last = ticks0
-  let childProcesses = 0
-  const perSecondCpuMs: number[] = []
-  for (let s = 0; s < seconds; s++) {
-    await sleep(1000)
-    const now = treeTicks()
-    perSecondCpuMs.push(ticksToMs(now - last))
-    last = now
-    childProcesses = Math.max(childProcesses, processTree(pid).length - 1)
-  }
-  const cpuMs = ticksToMs(last - ticks0)
-  const wallMs = performance.now() - started
-  const rss = residentMb(pid)
+  const { wallMs, cpuMs, rssMb, maxChildProcesses, perSecondCpuMs } = await sampleProcessCpu(
+    pid,
+    seconds,
+  )
   return {
     seconds: round(wallMs / 1000, 1),
     cpuMs: round(cpuMs, 0),
     cpuPercent: round((cpuMs / wallMs) * 100, 2),
-    rssMb: rss === null ? null : round(rss, 0),
-    childProcesses,
+    rssMb: rssMb === null ? null : round(rssMb, 0),
+    childProcesses: maxChildProcesses,
     perSecondCpuMs,
   }
 }

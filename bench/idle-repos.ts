@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createEngine } from '../electron/engine/index.ts'
 import { createRepoFixture, type RepoFixture } from '../tests/support/repo-fixture.ts'
-import { cpuTicks, processTree, residentMb, ticksToMs } from './lib/process-stats.ts'
+import { sampleProcessCpu } from './lib/process-stats.ts'
 import {
   hasFlag,
   isMain,
@@ -101,22 +101,9 @@ async function measureWatchCpu(env: NodeJS.ProcessEnv, seconds: number) {
   const readyMs = performance.now() - startedAt
   // Let the first cycle's aftermath (watchers settling) pass before sampling.
   await sleep(1000)
-  const treeTicks = () => processTree(pid).reduce((sum, p) => sum + safeTicks(p), 0)
-  const perSecondMs: number[] = []
-  const t0 = performance.now()
-  const ticks0 = treeTicks()
-  let last = ticks0
-  let extraProcesses = 0
-  for (let s = 0; s < seconds; s++) {
-    await sleep(1000)
-    const now = treeTicks()
-    perSecondMs.push(ticksToMs(now - last))
-    last = now
-    extraProcesses = Math.max(extraProcesses, processTree(pid).length - 1)
-  }
-  const wallMs = performance.now() - t0
-  const cpuMs = ticksToMs(last - ticks0)
-  const rssMb = residentMb(pid)
+  const sample = await sampleProcessCpu(pid, seconds)
+  const { wallMs, cpuMs, rssMb } = sample
+  const perSecondMs = sample.perSecondCpuMs
   child.kill('SIGINT')
   const exitCode = await new Promise<number | null>((resolve) =>
     child.on('exit', (code) => resolve(code)),
@@ -130,18 +117,10 @@ async function measureWatchCpu(env: NodeJS.ProcessEnv, seconds: number) {
     maxCpuMsInOneSecond: Math.max(...perSecondMs),
     /** CPU ms of each second sampled: the poll cycles stand out. */
     perSecondCpuMs: perSecondMs,
-    maxChildProcessesSeen: extraProcesses,
+    maxChildProcessesSeen: sample.maxChildProcesses,
     rssMbAtEnd: rssMb === null ? null : round(rssMb, 0),
     eventsPrinted: stdout.split('\n').filter(Boolean).length,
     exitCode,
-  }
-}
-
-function safeTicks(pid: number): number {
-  try {
-    return cpuTicks(pid)
-  } catch {
-    return 0
   }
 }
 

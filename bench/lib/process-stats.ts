@@ -197,3 +197,50 @@ export function residentMb(pid: number): number | null {
     return null
   }
 }
+
+/** What `sampleProcessCpu` saw of a process and the processes below it. */
+export interface CpuSample {
+  wallMs: number
+  /** utime + stime of the tree over the sample, with what its processes reaped. */
+  cpuMs: number
+  /** CPU ms of each second: a timer's cycle or a collection stands out. */
+  perSecondCpuMs: number[]
+  /** The most processes below `pid` seen at one poll (git, a shell…). */
+  maxChildProcesses: number
+  /** Resident memory of `pid` at the end. */
+  rssMb: number | null
+}
+
+/** Samples the CPU of `pid` and the processes below it each second for `seconds` (Linux /proc). */
+export async function sampleProcessCpu(pid: number, seconds: number): Promise<CpuSample> {
+  const treeTicks = () => processTree(pid).reduce((sum, p) => sum + ticksOfLive(p), 0)
+  const started = performance.now()
+  const ticks0 = treeTicks()
+  let last = ticks0
+  let maxChildProcesses = 0
+  const perSecondCpuMs: number[] = []
+  for (let s = 0; s < seconds; s++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const now = treeTicks()
+    perSecondCpuMs.push(ticksToMs(now - last))
+    last = now
+    maxChildProcesses = Math.max(maxChildProcesses, processTree(pid).length - 1)
+  }
+  return {
+    wallMs: performance.now() - started,
+    cpuMs: ticksToMs(last - ticks0),
+    perSecondCpuMs,
+    maxChildProcesses,
+    rssMb: residentMb(pid),
+  }
+}
+
+/** `cpuTicks`, 0 for a process gone since it was listed (its CPU shows in its parent's once reaped). */
+function ticksOfLive(pid: number): number {
+  try {
+    return cpuTicks(pid)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw error
+  }
+}
