@@ -8,7 +8,7 @@ import { parseDuration } from '../../shared/duration.ts'
 import type { CommandLine } from './command-line.ts'
 import type { ReadCommand } from './command-kind.ts'
 import { resolvePaths, type EnginePaths } from '../runtime/paths.ts'
-import { allEvents, eventsTextOfRunningNavi, openReader, readOnce } from './reader.ts'
+import { allEvents, eventsAsLines, openReader, readOnce } from './reader.ts'
 import { printErr, printerFor, printOut } from './output.ts'
 import {
   clip,
@@ -58,12 +58,12 @@ export async function runReadCommand({ values, positionals }: CommandLine): Prom
       const since = sinceMs === null ? undefined : new Date(Date.now() - sinceMs).toISOString()
       const query = { since, project: values.project }
       // Printed as text, a day of events is cheaper written by a running Navi (shared/events-text.ts).
-      const lines = values.json ? null : await eventsTextOfRunningNavi(paths, query)
-      if (lines !== null) {
-        printOut(lines)
+      const asked = values.json ? null : await eventsAsLines(paths, query)
+      if (asked && 'lines' in asked) {
+        printOut(asked.lines)
         return 0
       }
-      const events = await allEvents(paths, query)
+      const events = asked?.events ?? (await allEvents(paths, query))
       print({ events }, formatEvents(events))
       return 0
     }

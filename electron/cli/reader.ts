@@ -152,23 +152,29 @@ const eventsPageInput = (query: EventsQuery, before: string | undefined) => ({
 })
 
 /**
- * `navi events`' lines as the running Navi writes them (shared/events-text.ts), or null: none runs, it
- * writes other lines (another build's, another time zone's), or the events take more than one page.
- * Then the command reads the events (allEvents) and writes the lines itself.
+ * `navi events`' lines as the running Navi writes them (shared/events-text.ts); or the events it answered
+ * instead (it writes other lines: another build's, another time zone's), when they fit one page, for the
+ * command to write its lines; or null (none runs, it failed, more pages): the command reads them
+ * (allEvents).
  */
-export async function eventsTextOfRunningNavi(
+export async function eventsAsLines(
   paths: EnginePaths,
   query: EventsQuery,
-): Promise<string | null> {
+): Promise<{ lines: string } | { events: EngineEvent[] } | null> {
   const asked = await askRunningNaviForText(
     paths,
     'events:list',
     eventsPageInput(query, undefined),
     eventsTextIn(process.env.TZ ?? null),
   )
-  if (!asked.ok || !('text' in asked)) return null
-  traceAnswers('from the running Navi, as its lines')
-  return asked.text
+  if (!asked.ok) return null
+  if ('text' in asked) {
+    traceAnswers('from the running Navi, as its lines')
+    return { lines: asked.text }
+  }
+  if (asked.data.has_more) return null
+  traceAnswers('from the running Navi')
+  return { events: asked.data.events }
 }
 
 /** Every page of `events:list`, newest first: one page, unless the log holds more than a busy day. */
