@@ -7,16 +7,12 @@ import { rm } from 'node:fs/promises'
 import { expect, it } from 'vitest'
 import { answersDir, readOptIn } from '../../electron/engine/adapters/answers-dir.ts'
 import { createNaviRuntime } from '../../electron/runtime/index.ts'
-import { createNaviEnv } from '../support/navi-cli.ts'
+import { createNaviEnv, enginePathsOf } from '../support/navi-cli.ts'
 import { waitUntil } from '../support/wait.ts'
 
 it('a running Navi takes the listener back when the one that took it stops; none listens after both', async () => {
   const env = await createNaviEnv()
-  const paths = {
-    naviHome: env.NAVI_HOME,
-    claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-    codexHome: env.CODEX_HOME,
-  }
+  const paths = enginePathsOf(env)
   const dir = answersDir(paths.naviHome)
   const first = await createNaviRuntime({ paths, mode: 'live', pm: false })
   const second = await createNaviRuntime({ paths, mode: 'live', pm: false })

@@ -27,7 +27,7 @@ import {
   TUI_READY,
   type TmuxClaude,
 } from '../support/claude-driver.ts'
-import { createNaviEnv, runNavi, startNaviWatch } from '../support/navi-cli.ts'
+import { createNaviEnv, enginePathsOf, runNavi, startNaviWatch } from '../support/navi-cli.ts'
 import { createRepoFixture } from '../support/repo-fixture.ts'
 import { startScriptedApi, text, toolUse, type ScriptedApi } from '../support/scripted-api.ts'
 import { waitUntil } from '../support/wait.ts'
@@ -146,11 +146,7 @@ describe.skipIf(tmuxMissing)(
       const api = await startScriptedApi()
       const claudeEnv = await createClaudeEnv({ apiUrl: api.url, trustedDirs: [repo.dir] })
       const env = await createNaviEnv({ CLAUDE_CONFIG_DIR: claudeEnv.CLAUDE_CONFIG_DIR })
-      const paths = {
-        naviHome: env.NAVI_HOME,
-        claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-        codexHome: env.CODEX_HOME,
-      }
+      const paths = enginePathsOf(env)
       await installHooks(paths)
       claudeEnv.NAVI_HOME = env.NAVI_HOME
       const outside = `/tmp/navi-answer-${String(process.pid)}-cli`

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { writeCachedBriefing } from '../../electron/pm/run-state-files.ts'
 import { cachedBriefingSchema } from '../../shared/schemas/briefing.ts'
-import { createNaviEnv, runNavi, type NaviEnv } from '../support/navi-cli.ts'
+import { createNaviEnv, enginePathsOf, type NaviEnv, runNavi } from '../support/navi-cli.ts'
 import { sampleOutput } from '../support/pm-invoke-fixture.ts'
 
 let env: NaviEnv | null = null
@@ -24,11 +24,7 @@ describe('navi status and the PM', () => {
     expect(before.exitCode).toBe(0)
     expect(before.stdout).not.toMatch(/^PM:/m)
 
-    const paths = {
-      naviHome: env.NAVI_HOME,
-      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-      codexHome: env.CODEX_HOME,
-    }
+    const paths = enginePathsOf(env)
     await mkdir(naviFiles(paths).pmDir, { recursive: true })
     const output = sampleOutput('Two things need you.')
     output.attention_items.push({

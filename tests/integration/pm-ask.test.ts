@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { pmAskResultSchema } from '../../shared/schemas/ask.ts'
 import { naviFiles } from '../../electron/engine/core/paths.ts'
 import { createNaviRuntime } from '../../electron/runtime/index.ts'
-import { createNaviEnv, runNavi } from '../support/navi-cli.ts'
+import { createNaviEnv, enginePathsOf, runNavi } from '../support/navi-cli.ts'
 import { toolNames } from '../support/pm-invoke-fixture.ts'
 import { startPmWorld } from '../support/pm-world.ts'
 import { structured, type ScriptedApi } from '../support/scripted-api.ts'
@@ -32,11 +32,7 @@ describe('navi ask', () => {
   it('answers from the projects and the day, remembers the last exchange, with least privilege', async () => {
     const { api, env, repo, dispose } = await startPmWorld('pm-ask-')
     cleanups.push(dispose)
-    const paths = {
-      naviHome: env.NAVI_HOME,
-      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-      codexHome: env.CODEX_HOME,
-    }
+    const paths = enginePathsOf(env)
     await writeFile(naviFiles(paths).config, `projects:\n  - path: ${repo.dir}\n    name: apollo\n`)
     expect((await runNavi(['status'], env)).exitCode).toBe(0)
 
@@ -81,11 +77,7 @@ describe('navi ask', () => {
   it('streams the answer as the PM writes it: each push a longer beginning of the answer it then gives', async () => {
     const { api, env, dispose } = await startPmWorld('pm-ask-stream-')
     cleanups.push(dispose)
-    const paths = {
-      naviHome: env.NAVI_HOME,
-      claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-      codexHome: env.CODEX_HOME,
-    }
+    const paths = enginePathsOf(env)
     const runtime = await createNaviRuntime({ paths, mode: 'once', pm: true, env })
     cleanups.push(() => runtime.stop())
     await runtime.start()

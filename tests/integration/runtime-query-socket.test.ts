@@ -9,16 +9,12 @@ import { expect, it } from 'vitest'
 import { askRunningNavi } from '../../electron/runtime/query-client.ts'
 import { querySocketPath } from '../../electron/runtime/query-protocol.ts'
 import { createNaviRuntime } from '../../electron/runtime/index.ts'
-import { createNaviEnv } from '../support/navi-cli.ts'
+import { createNaviEnv, enginePathsOf } from '../support/navi-cli.ts'
 import { waitUntil } from '../support/wait.ts'
 
 it('a running Navi takes the query socket over when the one answering stops; nobody answers after both', async () => {
   const env = await createNaviEnv()
-  const paths = {
-    naviHome: env.NAVI_HOME,
-    claudeConfigDir: env.CLAUDE_CONFIG_DIR,
-    codexHome: env.CODEX_HOME,
-  }
+  const paths = enginePathsOf(env)
   const socket = querySocketPath(paths)
   if (socket === null) throw new Error('the temp home is too deep for a socket')
   const first = await createNaviRuntime({ paths, mode: 'live', pm: false })

@@ -33,6 +33,13 @@ export async function createNaviEnv(over: Partial<NaviEnv> = {}): Promise<NaviEn
   } as NaviEnv
 }
 
+/** The engine's paths of `env`, for a test that makes a runtime (or installs hooks) in it. */
+export const enginePathsOf = (env: NaviEnv) => ({
+  naviHome: env.NAVI_HOME,
+  claudeConfigDir: env.CLAUDE_CONFIG_DIR,
+  codexHome: env.CODEX_HOME,
+})
+
 /** Runs `navi args` (bin/navi.cjs, or the built CLI's `bin`) to its end. */
 export async function runNavi(args: string[], env: NaviEnv, timeoutMs = 60_000, bin = NAVI_BIN) {
   const result = await execa('node', [bin, ...args], {
